@@ -1,0 +1,51 @@
+import type { LogEvent } from '@nodwyn/protocol';
+import type { CliCommand } from './command.js';
+import type { GuardStage } from './guard.js';
+import type { LoopStrategy } from './loop.js';
+import type { PrimitiveDefinition, PrimitiveInfo } from './primitive.js';
+import type { ProviderFactory } from './provider.js';
+import type { Token } from './tokens.js';
+
+/** A session as listed. */
+export interface SessionInfo {
+  readonly id: string;
+  readonly created: string;
+  readonly updated: string;
+  readonly events: number;
+  readonly workspace: string;
+  readonly title?: string;
+  readonly forkedFrom?: { readonly session: string; readonly seq: number };
+}
+
+/** Read-only view of the log (needs the `log.read` permission). */
+export interface LogReader {
+  read(session: string, fromSeq?: number): readonly LogEvent[];
+  sessions(): readonly SessionInfo[];
+}
+
+/**
+ * Everything a plugin receives. It never sees the container or kernel internals: it contributes through
+ * these registries, and each contribution is checked against its manifest's `provides`.
+ */
+export interface PluginContext {
+  readonly plugin: { readonly name: string; readonly version: string };
+  /** This plugin's section of the configuration (`[plugins."<name>"]`). */
+  readonly config: Readonly<Record<string, unknown>>;
+  /** The whole user configuration, read-only. */
+  readonly settings: Readonly<Record<string, unknown>>;
+  readonly workspace: string;
+  readonly dataDir: string;
+  readonly log: LogReader;
+  readonly primitives: {
+    register<I>(definition: PrimitiveDefinition<I>, options?: { replace?: boolean }): void;
+    list(): readonly PrimitiveInfo[];
+  };
+  readonly providers: { register(factory: ProviderFactory): void };
+  readonly loops: { register(strategy: LoopStrategy): void };
+  readonly guard: { addStage(stage: GuardStage): void };
+  readonly commands: { register(command: CliCommand): void };
+  readonly services: {
+    provide<T>(token: Token<T>, value: T): void;
+    get<T>(token: Token<T>): T;
+  };
+}

@@ -1,0 +1,67 @@
+import type { Envelope } from '@nodwyn/protocol';
+import type { Tier, ToolResult, Visibility } from './primitive.js';
+
+/** The guard's slots, in the order they run. The kernel owns `execute`; plugins add stages to the rest. */
+export const GUARD_SLOTS = ['resolve', 'preflight', 'policy', 'egress', 'execute', 'ingress', 'log'] as const;
+/** A guard slot. */
+export type GuardSlot = (typeof GUARD_SLOTS)[number];
+
+/** A call on its way through the guard. */
+export interface GuardCall {
+  readonly id: string;
+  readonly session: string;
+  readonly name: string;
+  readonly args: unknown;
+  /** The tier of this call (the primitive's `classify`, else its `tier`). */
+  readonly tier: Tier;
+  readonly visibility: Visibility;
+  readonly owner: string;
+  readonly egress: boolean;
+  /** `model` for the model's own calls, `host` for nested calls from primitives or sandboxes. */
+  readonly origin: 'model' | 'host';
+  /** Taint tags the arguments carry. */
+  readonly taint: readonly string[];
+}
+
+/** A check stage's answer. `confirm` asks the person (or `--yes`); without one the call is denied. */
+export type Verdict =
+  | { readonly kind: 'allow' }
+  | { readonly kind: 'deny'; readonly envelope: Envelope }
+  | { readonly kind: 'confirm'; readonly reason: string };
+
+/** A stage that may stop a call before it runs. A stage that throws denies. */
+export interface CheckStage {
+  readonly name: string;
+  readonly slot: 'resolve' | 'preflight' | 'policy' | 'egress';
+  check(call: GuardCall): Verdict | Promise<Verdict>;
+}
+
+/** A stage that filters a result on its way into the model's context (text layers, taint tagging). */
+export interface IngressStage {
+  readonly name: string;
+  readonly slot: 'ingress';
+  filter(call: GuardCall, result: ToolResult): ToolResult | Promise<ToolResult>;
+}
+
+/** An event about to be appended to the log. */
+export interface LogDraft {
+  readonly session: string;
+  readonly type: string;
+  readonly actor: string;
+  readonly payload: Readonly<Record<string, unknown>>;
+}
+
+/** A stage that filters everything written to the log, before it is written. Must be synchronous. */
+export interface LogStage {
+  readonly name: string;
+  readonly slot: 'log';
+  filter(draft: LogDraft): LogDraft;
+}
+
+/** Any guard stage a plugin can add. */
+export type GuardStage = CheckStage | IngressStage | LogStage;
+
+/** Answers confirmation requests: a front end asks the person; `--yes` grants all. */
+export interface Confirmer {
+  confirm(request: { session: string; callId: string; name: string; tier: Tier; reason: string; args: unknown }): Promise<boolean>;
+}

@@ -1,0 +1,13 @@
+export { z } from 'zod';
+export type { Category, Envelope, FrontendEvent, LogEvent, Retryable, ToolCall, Usage } from '@nodwyn/protocol';
+export * from './command.js';
+export * from './context.js';
+export * from './define-plugin.js';
+export * from './envelope.js';
+export * from './guard.js';
+export * from './loop.js';
+export * from './manifest.js';
+export * from './primitive.js';
+export * from './provider.js';
+export * from './tokens.js';
+export * from './version.js';

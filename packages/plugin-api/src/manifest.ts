@@ -1,0 +1,39 @@
+import { z } from 'zod';
+
+/** What a plugin may ask the host for. Undeclared permissions are refused at use. */
+export const PERMISSIONS = ['log.read', 'fs.read', 'fs.write', 'process.spawn', 'net'] as const;
+/** A plugin permission. */
+export type Permission = (typeof PERMISSIONS)[number];
+
+/** Kinds of contribution a plugin can provide or require, as `kind:name`. */
+export const CONTRIBUTION_KINDS = ['primitive', 'provider', 'loop', 'guard-stage', 'command', 'service', 'plugin'] as const;
+/** A contribution kind. */
+export type ContributionKind = (typeof CONTRIBUTION_KINDS)[number];
+
+const contribution = z
+  .string()
+  .regex(/^(primitive|provider|loop|guard-stage|command|service|plugin):[@a-z0-9_./-]+$/, 'kind:name, e.g. primitive:read_file');
+
+const SEMVER = /^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$/;
+
+/**
+ * A plugin's manifest. `provides` and `requires` are `kind:name` strings (`primitive:read_file`,
+ * `provider:scripted`, `loop:default`, `plugin:@nodwyn/plugin-keychain`); the host orders plugins by
+ * `requires` and checks that what a plugin registered matches `provides` exactly.
+ */
+export const ManifestSchema = z
+  .object({
+    name: z.string().regex(/^(@[a-z0-9-]+\/)?[a-z0-9][a-z0-9._-]*$/, 'an npm package name'),
+    version: z.string().regex(SEMVER, 'a semver version such as 1.2.3'),
+    apiVersion: z.string().min(1),
+    description: z.string().optional(),
+    provides: z.array(contribution).default([]),
+    requires: z.array(contribution).default([]),
+    permissions: z.array(z.enum(PERMISSIONS)).default([]),
+  })
+  .strict();
+
+/** A manifest as written by a plugin author. */
+export type ManifestInput = z.input<typeof ManifestSchema>;
+/** A validated manifest. */
+export type Manifest = z.output<typeof ManifestSchema>;

@@ -1,0 +1,81 @@
+import type { z } from 'zod';
+import type { Envelope } from '@nodwyn/protocol';
+
+/** How much harm a call can do. `destructive` and `irreversible` need a confirmation. */
+export type Tier = 'read' | 'mutate' | 'destructive' | 'irreversible';
+/** The tiers, from least to most dangerous. */
+export const TIERS: readonly Tier[] = ['read', 'mutate', 'destructive', 'irreversible'];
+
+/** `model`: offered to the model as a tool. `host`: for loop strategies and sandboxed code. */
+export type Visibility = 'model' | 'host';
+
+/** Names the model sees must be provider-safe. */
+export const MODEL_NAME = /^[a-z][a-z0-9_]{0,63}$/;
+/** Host primitives are `area.verb`. */
+export const HOST_NAME = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$/;
+
+/** What a primitive returns: the text the model sees, plus optional structured data for host callers. */
+export interface ToolResult {
+  /** Text shown to the model (after the ingress text layers). */
+  readonly content: string;
+  /** Structured result for host callers; never shown to the model. */
+  readonly data?: unknown;
+  /** Taint tags carried by this result (sorted, unique). */
+  readonly taint?: readonly string[];
+}
+
+/** The outcome of a guarded call: a result or an envelope, never both. */
+export type ApplyResult =
+  | { readonly ok: true; readonly content: string; readonly data?: unknown; readonly truncated: boolean; readonly taint: readonly string[] }
+  | { readonly ok: false; readonly envelope: Envelope; readonly stage: string };
+
+/** What a handler knows about the call it serves. */
+export interface PrimitiveCallContext {
+  readonly session: string;
+  readonly callId: string;
+  /** The workspace root, a real path (symlinks resolved). */
+  readonly workspace: string;
+  /** Aborted on cancel and on timeout; long work must stop when it fires. */
+  readonly signal: AbortSignal;
+  /** Largest `content` the kernel keeps; longer output is cut by the kernel anyway. */
+  readonly outputCap: number;
+  /** Makes a nested call through the guard (for host primitives that compose others). */
+  apply(name: string, args: unknown): Promise<ApplyResult>;
+}
+
+/** A primitive's definition, as a plugin registers it. The kernel adds the owner. */
+export interface PrimitiveDefinition<I = unknown> {
+  readonly name: string;
+  readonly description: string;
+  readonly input: z.ZodType<I>;
+  readonly output?: z.ZodType;
+  /** The most dangerous thing the primitive can do; shown in listings. */
+  readonly tier: Tier;
+  /** Tier of one call, when it depends on the arguments (never above `tier`). */
+  readonly classify?: (args: I) => Tier;
+  readonly visibility: Visibility;
+  /** True when the primitive sends data off the machine; the egress stage inspects it. */
+  readonly egress?: boolean;
+  /** Default timeout of one call, in milliseconds. */
+  readonly timeoutMs?: number;
+  readonly handler: (args: I, context: PrimitiveCallContext) => Promise<ToolResult> | ToolResult;
+}
+
+/** A registered primitive as others see it. */
+export interface PrimitiveInfo {
+  readonly name: string;
+  readonly description: string;
+  readonly tier: Tier;
+  readonly visibility: Visibility;
+  readonly owner: string;
+  readonly egress: boolean;
+  /** JSON Schema of the input. */
+  readonly inputSchema: Record<string, unknown>;
+}
+
+/**
+ * Helper that keeps the input type of a definition: `definePrimitive({ input: z.object(...), handler })`.
+ */
+export function definePrimitive<I>(definition: PrimitiveDefinition<I>): PrimitiveDefinition<I> {
+  return definition;
+}

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { LogEventSchema } from './log-event.js';
+
+/**
+ * What a front end receives. `log` carries each event as it is appended (the durable truth); `delta`
+ * events are ephemeral streaming fragments that the log later records as one finished message.
+ */
+export const FrontendEventSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('log'), event: LogEventSchema }),
+  z.object({ type: z.literal('delta.text'), session: z.string(), text: z.string() }),
+  z.object({
+    type: z.literal('delta.tool_call'),
+    session: z.string(),
+    call_id: z.string(),
+    name: z.string().optional(),
+    args_fragment: z.string(),
+  }),
+  z.object({
+    type: z.literal('confirmation.requested'),
+    session: z.string(),
+    call_id: z.string(),
+    name: z.string(),
+    tier: z.string(),
+    reason: z.string(),
+  }),
+]);
+
+/** An event sent to a front end. */
+export type FrontendEvent = z.infer<typeof FrontendEventSchema>;

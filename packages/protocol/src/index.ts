@@ -1,0 +1,3 @@
+export * from './envelope.js';
+export * from './log-event.js';
+export * from './frontend-event.js';

@@ -46,6 +46,18 @@ export const TURN_END_REASONS = ['answer', 'budget', 'progress', 'cancelled', 'f
 /** Why a turn ended. */
 export type TurnEndReason = (typeof TURN_END_REASONS)[number];
 
+/**
+ * Fields of every tool outcome event. One outcome event per call: a model call's request is already in
+ * its `message.assistant`; a host call (`origin: 'host'`, made by a primitive or sandboxed code) carries
+ * its arguments here.
+ */
+const callFields = {
+  call_id: z.string(),
+  name: z.string(),
+  origin: z.enum(['model', 'host']).optional(),
+  args: z.unknown().optional(),
+};
+
 /** Payload schemas of the event types the kernel writes. Plugins may write other dotted types. */
 export const EventPayloads = {
   'session.created': z.object({
@@ -63,10 +75,14 @@ export const EventPayloads = {
     provider: z.string(),
     model: z.string().optional(),
   }),
-  'tool.requested': z.object({ call_id: z.string(), name: z.string(), args: z.unknown() }),
-  'tool.completed': z.object({ call_id: z.string(), name: z.string(), content: z.string(), truncated: z.boolean().optional() }),
-  'tool.failed': z.object({ call_id: z.string(), name: z.string(), envelope: EnvelopeSchema }),
-  'tool.denied': z.object({ call_id: z.string(), name: z.string(), stage: z.string(), envelope: EnvelopeSchema }),
+  'tool.completed': z.object({
+    ...callFields,
+    content: z.string(),
+    truncated: z.boolean().optional(),
+    taint: z.array(z.string()).optional(),
+  }),
+  'tool.failed': z.object({ ...callFields, envelope: EnvelopeSchema }),
+  'tool.denied': z.object({ ...callFields, stage: z.string(), envelope: EnvelopeSchema }),
   'confirmation.decided': z.object({ call_id: z.string(), name: z.string(), granted: z.boolean(), by: z.string() }),
   'turn.started': z.object({ provider: z.string(), strategy: z.string() }),
   'turn.ended': z.object({

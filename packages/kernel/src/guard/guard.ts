@@ -1,0 +1,199 @@
+import {
+  EnvelopeError,
+  envelope,
+  toEnvelope,
+  TIERS,
+  type ApplyResult,
+  type CheckStage,
+  type Confirmer,
+  type Envelope,
+  type GuardCall,
+  type Tier,
+  type ToolResult,
+} from '@nodwyn/plugin-api';
+import { randomUUID } from 'node:crypto';
+import { KernelCodes } from '../errors.js';
+import type { AppendDraft } from '../log/index.js';
+import type { PrimitiveTable, RegisteredPrimitive } from '../primitives/primitive-table.js';
+import { execute } from './execute.js';
+import { preflight } from './preflight.js';
+import { askConfirmation, tierVerdict } from './policy.js';
+import type { StageSet } from './stage-set.js';
+
+/** One call to make through the guard. */
+export interface ApplyRequest {
+  readonly session: string;
+  readonly name: string;
+  readonly args: unknown;
+  readonly origin: 'model' | 'host';
+  readonly callId?: string;
+  readonly signal?: AbortSignal;
+  /** Who answers confirmations; without one, calls that need a confirmation are denied. */
+  readonly confirmer?: Confirmer;
+  readonly taint?: readonly string[];
+}
+
+/** What the guard needs from the kernel around it. */
+export interface GuardDeps {
+  readonly primitives: PrimitiveTable;
+  readonly stages: StageSet;
+  readonly append: (session: string, draft: AppendDraft) => void;
+  readonly workspace: string;
+  readonly outputCap: number;
+}
+
+class Denied extends Error {
+  constructor(readonly stage: string, readonly envelope: Envelope) {
+    super(envelope.remediation);
+  }
+}
+
+const CHECK_SLOTS = ['resolve', 'preflight', 'policy', 'egress'] as const;
+
+/**
+ * The one apply path. Runs `resolve → preflight → policy → egress → execute → ingress → log`, stops at
+ * the first deny, treats a throwing stage as a deny (fail closed), and logs exactly one outcome event
+ * per call.
+ */
+export class Guard {
+  constructor(private readonly deps: GuardDeps) {}
+
+  /** Applies one call. Never throws: every failure is an envelope in the result (and in the log). */
+  async apply(request: ApplyRequest): Promise<ApplyResult> {
+    const callId = request.callId ?? `host_${randomUUID()}`;
+    try {
+      const result = await this.#run(request, callId);
+      this.#log(request, callId, 'tool.completed', {
+        content: result.content,
+        ...(result.truncated ? { truncated: true } : {}),
+        ...(result.taint?.length ? { taint: [...result.taint] } : {}),
+      });
+      return { ok: true, content: result.content, data: result.data, truncated: result.truncated, taint: result.taint ?? [] };
+    } catch (error) {
+      const denied = error instanceof Denied;
+      const env = denied ? error.envelope : toEnvelope(error, { operation: request.name, code: KernelCodes.TOOL_HANDLER_FAILED });
+      const stage = denied ? error.stage : 'execute';
+      if (denied) this.#log(request, callId, 'tool.denied', { stage, envelope: env });
+      else this.#log(request, callId, 'tool.failed', { envelope: env });
+      return { ok: false, envelope: env, stage };
+    }
+  }
+
+  async #run(request: ApplyRequest, callId: string): Promise<ToolResult & { truncated: boolean }> {
+    const primitive = this.#resolve(request);
+    const checked = preflight(primitive.input, request.args, primitive.name);
+    if (!checked.ok) throw new Denied('preflight', checked.envelope);
+    const call: GuardCall = {
+      id: callId,
+      session: request.session,
+      name: primitive.name,
+      args: checked.value,
+      tier: this.#tierOf(primitive, checked.value),
+      visibility: primitive.visibility,
+      owner: primitive.owner,
+      egress: primitive.egress ?? false,
+      origin: request.origin,
+      taint: request.taint ?? [],
+    };
+    for (const slot of CHECK_SLOTS) await this.#checkSlot(slot, call, request);
+    const signal = request.signal ?? new AbortController().signal;
+    const context = {
+      session: request.session,
+      callId,
+      workspace: this.deps.workspace,
+      outputCap: this.deps.outputCap,
+      apply: (name: string, args: unknown) =>
+        this.apply({ session: request.session, name, args, origin: 'host', signal, confirmer: request.confirmer }),
+    };
+    const result = await execute(primitive, call.args, context, signal);
+    return this.#ingress(call, result);
+  }
+
+  #resolve(request: ApplyRequest): RegisteredPrimitive {
+    const primitive = this.deps.primitives.get(request.name);
+    // The model may only reach model-visible primitives; to it, host primitives do not exist.
+    if (!primitive || (request.origin === 'model' && primitive.visibility !== 'model')) {
+      const known = this.deps.primitives.list().filter((p) => request.origin === 'host' || p.visibility === 'model');
+      throw new Denied(
+        'resolve',
+        envelope({
+          category: 'NOT_FOUND',
+          code: KernelCodes.TOOL_UNKNOWN,
+          operation: String(request.name),
+          failed_parameter: '$.name',
+          received_value: request.name,
+          expected: known.map((p) => p.name).join(', ') || 'no tools are registered',
+          remediation: `There is no tool named "${String(request.name)}". Call one of the listed tools instead.`,
+        }),
+      );
+    }
+    return primitive;
+  }
+
+  #tierOf(primitive: RegisteredPrimitive, args: unknown): Tier {
+    const declared = primitive.tier;
+    if (!primitive.classify) return declared;
+    const tier = primitive.classify(args);
+    // A classifier may only lower the tier it declared, never raise past what listings show as the maximum.
+    return TIERS.indexOf(tier) >= 0 && TIERS.indexOf(tier) <= TIERS.indexOf(declared) ? tier : declared;
+  }
+
+  async #checkSlot(slot: (typeof CHECK_SLOTS)[number], call: GuardCall, request: ApplyRequest): Promise<void> {
+    const reasons: string[] = [];
+    const stages: { name: string; owner: string; check: CheckStage['check'] }[] = this.deps.stages
+      .of(slot)
+      .map(({ stage, owner }) => ({ name: stage.name, owner, check: (c) => stage.check(c) }));
+    if (slot === 'policy') stages.unshift({ name: 'tier', owner: 'kernel', check: tierVerdict });
+    for (const { name, owner, check } of stages) {
+      let verdict;
+      try {
+        verdict = await check(call);
+      } catch (error) {
+        throw new Denied(`${slot}:${name}`, stageFailure(error, slot, name, owner, call.name));
+      }
+      if (verdict.kind === 'deny') throw new Denied(`${slot}:${name}`, { ...verdict.envelope, plugin: verdict.envelope.plugin ?? owner });
+      if (verdict.kind === 'confirm') reasons.push(verdict.reason);
+    }
+    if (reasons.length === 0) return;
+    const granted = await askConfirmation(call, reasons, request.confirmer);
+    this.#log(request, call.id, 'confirmation.decided', { granted: granted.ok, by: granted.by });
+    if (!granted.ok) throw new Denied(slot, granted.envelope);
+  }
+
+  async #ingress(call: GuardCall, result: ToolResult & { truncated: boolean }): Promise<ToolResult & { truncated: boolean }> {
+    let current: ToolResult = result;
+    for (const { stage, owner } of this.deps.stages.of('ingress')) {
+      try {
+        current = await stage.filter(call, current);
+      } catch (error) {
+        throw new Denied(`ingress:${stage.name}`, stageFailure(error, 'ingress', stage.name, owner, call.name));
+      }
+    }
+    return { ...current, truncated: result.truncated };
+  }
+
+  #log(request: ApplyRequest, callId: string, type: string, fields: Record<string, unknown>): void {
+    const host = request.origin === 'host' ? { origin: 'host', args: request.args } : {};
+    this.deps.append(request.session, {
+      type,
+      actor: type === 'confirmation.decided' ? 'kernel' : `tool:${toolActor(request.name)}`,
+      payload: { call_id: callId, name: String(request.name), ...host, ...fields },
+    });
+  }
+}
+
+function toolActor(name: unknown): string {
+  const text = String(name).toLowerCase().replace(/[^a-z0-9_./-]/g, '_');
+  return text.length > 0 ? text.slice(0, 64) : 'unknown';
+}
+
+function stageFailure(error: unknown, slot: string, stage: string, owner: string, operation: string): Envelope {
+  if (error instanceof EnvelopeError) return { ...error.envelope, plugin: error.envelope.plugin ?? owner };
+  return envelope({
+    category: 'INTERNAL',
+    code: KernelCodes.GUARD_STAGE_FAILED,
+    operation,
+    plugin: owner,
+    remediation: `The ${slot} stage "${stage}" of ${owner} failed, so the call was denied (the guard fails closed). Report this to the plugin's author.`,
+  });
+}

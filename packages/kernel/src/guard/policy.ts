@@ -1,0 +1,51 @@
+import { envelope, type Confirmer, type Envelope, type GuardCall, type Verdict } from '@nodwyn/plugin-api';
+import { KernelCodes } from '../errors.js';
+
+/** The kernel's own policy: destructive and irreversible calls need a person's confirmation. */
+export function tierVerdict(call: GuardCall): Verdict {
+  if (call.tier === 'destructive' || call.tier === 'irreversible') {
+    return { kind: 'confirm', reason: `${call.name} is ${call.tier}` };
+  }
+  return { kind: 'allow' };
+}
+
+/**
+ * Asks the confirmer, if there is one. No confirmer means no person is there: the call is denied with
+ * `CONFIRMATION_REQUIRED`; a confirmer that throws counts as a refusal (fail closed).
+ */
+export async function askConfirmation(
+  call: GuardCall,
+  reasons: readonly string[],
+  confirmer: Confirmer | undefined,
+): Promise<{ ok: true; by: string } | { ok: false; by: string; envelope: Envelope }> {
+  const reason = reasons.join('; ');
+  if (!confirmer) {
+    return {
+      ok: false,
+      by: 'nobody',
+      envelope: envelope({
+        category: 'CONFIRMATION_REQUIRED',
+        code: KernelCodes.CONFIRMATION_REQUIRED,
+        operation: call.name,
+        remediation: `${reason}, so it needs a person's confirmation and none was available. Use a read-only alternative, or ask the user to rerun with --yes or to allow this command in config.`,
+      }),
+    };
+  }
+  let granted = false;
+  try {
+    granted = await confirmer.confirm({ session: call.session, callId: call.id, name: call.name, tier: call.tier, reason, args: call.args });
+  } catch {
+    granted = false;
+  }
+  if (granted) return { ok: true, by: 'confirmer' };
+  return {
+    ok: false,
+    by: 'confirmer',
+    envelope: envelope({
+      category: 'CONFIRMATION_REQUIRED',
+      code: KernelCodes.CONFIRMATION_DECLINED,
+      operation: call.name,
+      remediation: `The user declined: ${reason}. Do not retry the same call; ask the user how to proceed.`,
+    }),
+  };
+}

@@ -1,0 +1,116 @@
+import {
+  EnvelopeError,
+  type CliCommand,
+  type GuardStage,
+  type LogReader,
+  type LoopStrategy,
+  type PrimitiveDefinition,
+  type PrimitiveInfo,
+  type ProviderFactory,
+} from '@nodwyn/plugin-api';
+import type { LogEvent } from '@nodwyn/protocol';
+import { KernelCodes } from './errors.js';
+import { Guard, type ApplyRequest } from './guard/guard.js';
+import { StageSet } from './guard/stage-set.js';
+import { EventLog, type AppendDraft } from './log/index.js';
+import { PrimitiveTable } from './primitives/primitive-table.js';
+import { Registry } from './registry.js';
+import { KERNEL_STREAM, SessionStore } from './sessions/session-store.js';
+import { runTurn, type RunOptions, type RunResult } from './turn/turn-runner.js';
+
+/** Where the kernel keeps its data and which workspace its tools work in. */
+export interface KernelOptions {
+  /** SQLite file, or `:memory:`. */
+  readonly dbPath: string;
+  /** HMAC key file for signed checkpoints (outside the database). */
+  readonly keyPath?: string;
+  readonly key?: Buffer;
+  /** The workspace root; tools are confined to it. */
+  readonly workspace: string;
+  /** Largest tool output kept, in bytes. */
+  readonly outputCap?: number;
+}
+
+/**
+ * The microkernel: the log, the primitive table and the guard, plus the sessions and turn floor built on
+ * them. Plugins reach it only through the plugin host's context; apps and tests compose it directly.
+ */
+export class Kernel {
+  readonly log: EventLog;
+  readonly primitives: PrimitiveTable;
+  readonly stages = new StageSet();
+  readonly guard: Guard;
+  readonly sessions: SessionStore;
+  readonly providers = new Registry<ProviderFactory>('provider', (f) => f.id);
+  readonly loops = new Registry<LoopStrategy>('loop strategy', (s) => s.id);
+  readonly commands = new Registry<CliCommand>('command', (c) => c.name);
+  readonly workspace: string;
+
+  private constructor(log: EventLog, options: KernelOptions) {
+    this.log = log;
+    this.workspace = options.workspace;
+    const append = (session: string, draft: AppendDraft): LogEvent => this.append(session, draft);
+    this.primitives = new PrimitiveTable(({ name, previousOwner, owner }) =>
+      append(KERNEL_STREAM, { type: 'primitive.replaced', actor: 'kernel', payload: { name, previous_owner: previousOwner, owner } }),
+    );
+    this.guard = new Guard({ primitives: this.primitives, stages: this.stages, append, workspace: options.workspace, outputCap: options.outputCap ?? 256 * 1024 });
+    this.sessions = new SessionStore(log, append);
+  }
+
+  /** Opens (or creates) the log and builds a kernel around it. */
+  static open(options: KernelOptions): Kernel {
+    return new Kernel(EventLog.open({ path: options.dbPath, keyPath: options.keyPath, key: options.key }), options);
+  }
+
+  /**
+   * Appends one event after the log stages (text layers) have filtered it. A stage that throws refuses
+   * the write: an unfiltered event never reaches the log.
+   */
+  append(session: string, draft: AppendDraft): LogEvent {
+    let current = { session, ...draft };
+    for (const { stage, owner } of this.stages.of('log')) {
+      try {
+        current = { ...stage.filter(current), session };
+      } catch (error) {
+        throw new EnvelopeError(
+          { category: 'INTERNAL', code: KernelCodes.LOG_FILTER_FAILED, plugin: owner, remediation: `The log stage "${stage.name}" failed; the event was not written.` },
+          { cause: error },
+        );
+      }
+    }
+    return this.log.append(session, { type: current.type, actor: current.actor, payload: current.payload });
+  }
+
+  /** Applies one call through the guard. */
+  apply(request: ApplyRequest) {
+    return this.guard.apply(request);
+  }
+
+  /** Runs one prompt to its end on the turn floor. */
+  run(options: RunOptions): Promise<RunResult> {
+    return runTurn({ sessions: this.sessions, guard: this.guard, primitives: this.primitives, append: (s, d) => this.append(s, d) }, options);
+  }
+
+  /** The read-only log view plugins with `log.read` get. */
+  get reader(): LogReader {
+    return { read: (session, fromSeq) => this.log.read(session, fromSeq), sessions: () => this.sessions.list() };
+  }
+
+  /** The surface the plugin host hands contributions to. */
+  port() {
+    return {
+      registerPrimitive: (owner: string, definition: PrimitiveDefinition<unknown>, options: { replace?: boolean }) =>
+        this.primitives.register(owner, definition, options),
+      listPrimitives: (): readonly PrimitiveInfo[] => this.primitives.list(),
+      registerProvider: (owner: string, factory: ProviderFactory) => this.providers.register(owner, factory),
+      registerLoop: (owner: string, strategy: LoopStrategy) => this.loops.register(owner, strategy),
+      addStage: (owner: string, stage: GuardStage) => this.stages.add(owner, stage),
+      registerCommand: (owner: string, command: CliCommand) => this.commands.register(owner, command),
+      log: this.reader,
+    };
+  }
+
+  close(): void {
+    this.log.close();
+  }
+}

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { describe, expect, it } from 'vitest';
+import { PrimitiveTable } from './primitive-table.js';
+
+const base = { description: 'd', input: z.object({}), tier: 'read' as const, visibility: 'model' as const, handler: () => ({ content: '' }) };
+
+describe('PrimitiveTable', () => {
+  it('checks model names and host names by their patterns', () => {
+    const table = new PrimitiveTable(() => undefined);
+    expect(() => table.register('p', { ...base, name: 'Read-File' })).toThrow(/lower_snake_case/);
+    expect(() => table.register('p', { ...base, name: 'a'.repeat(65) })).toThrow();
+    expect(() => table.register('p', { ...base, name: 'model_stream', visibility: 'host' })).toThrow(/area\.verb/);
+    table.register('p', { ...base, name: 'model.stream', visibility: 'host' });
+    table.register('p', { ...base, name: 'read_file' });
+    expect(table.list().map((p) => p.name)).toEqual(['model.stream', 'read_file']);
+  });
+
+  it('refuses a taken name unless replacing on purpose, and reports the replacement', () => {
+    const replaced: unknown[] = [];
+    const table = new PrimitiveTable((change) => replaced.push(change));
+    table.register('a', { ...base, name: 'x' });
+    expect(() => table.register('b', { ...base, name: 'x' })).toThrow(/already registered by a/);
+    table.register('b', { ...base, name: 'x' }, { replace: true });
+    expect(table.get('x')?.owner).toBe('b');
+    expect(replaced).toEqual([{ name: 'x', previousOwner: 'a', owner: 'b' }]);
+  });
+
+  it('refuses an unknown tier', () => {
+    const table = new PrimitiveTable(() => undefined);
+    expect(() => table.register('p', { ...base, name: 'x', tier: 'harmless' as never })).toThrow();
+  });
+
+  it('lists the input as JSON Schema', () => {
+    const table = new PrimitiveTable(() => undefined);
+    table.register('p', { ...base, name: 'x', input: z.object({ path: z.string().describe('where') }) });
+    expect(table.list()[0]!.inputSchema).toMatchObject({ type: 'object', properties: { path: { type: 'string', description: 'where' } } });
+  });
+});

@@ -1,0 +1,101 @@
+import {
+  EnvelopeError,
+  HOST_NAME,
+  MODEL_NAME,
+  TIERS,
+  type PrimitiveDefinition,
+  type PrimitiveInfo,
+  type Tier,
+} from '@nodwyn/plugin-api';
+import { z } from 'zod';
+import { KernelCodes } from '../errors.js';
+
+/** A primitive in the table: its definition plus who owns it. */
+export interface RegisteredPrimitive extends PrimitiveDefinition<unknown> {
+  readonly owner: string;
+  readonly inputSchema: Record<string, unknown>;
+}
+
+/** Told when a registration replaced an existing primitive, so the replacement can be logged. */
+export type ReplacementListener = (change: { name: string; previousOwner: string; owner: string }) => void;
+
+/**
+ * name → primitive. Names are checked against the visibility's pattern; registering a taken name is an
+ * error unless the registrant says it replaces, and every replacement is reported to be logged.
+ */
+export class PrimitiveTable {
+  readonly #entries = new Map<string, RegisteredPrimitive>();
+  readonly #onReplace: ReplacementListener;
+
+  constructor(onReplace: ReplacementListener) {
+    this.#onReplace = onReplace;
+  }
+
+  /** Adds a primitive; `replace` must be set to take over an existing name. */
+  register<I>(owner: string, typed: PrimitiveDefinition<I>, options: { replace?: boolean } = {}): void {
+    // The guard parses arguments with `input` before any handler or classifier sees them, so widening the
+    // argument type to unknown here cannot let a wrongly typed value through.
+    const definition = typed as unknown as PrimitiveDefinition<unknown>;
+    checkDefinition(definition);
+    const previous = this.#entries.get(definition.name);
+    if (previous && !options.replace) {
+      throw new EnvelopeError({
+        category: 'PRECONDITION_FAILED',
+        code: KernelCodes.PRIMITIVE_EXISTS,
+        plugin: owner,
+        failed_parameter: '$.name',
+        received_value: definition.name,
+        remediation: `Primitive "${definition.name}" is already registered by ${previous.owner}. Pick another name, or register with { replace: true } to replace it on purpose.`,
+      });
+    }
+    const inputSchema = z.toJSONSchema(definition.input, { unrepresentable: 'any' }) as Record<string, unknown>;
+    this.#entries.set(definition.name, { ...definition, owner, inputSchema });
+    if (previous) this.#onReplace({ name: definition.name, previousOwner: previous.owner, owner });
+  }
+
+  /** The primitive of that exact name, or undefined. */
+  get(name: string): RegisteredPrimitive | undefined {
+    return this.#entries.get(name);
+  }
+
+  /** Every primitive, sorted by name. */
+  list(): PrimitiveInfo[] {
+    return [...this.#entries.values()]
+      .map((p) => ({
+        name: p.name,
+        description: p.description,
+        tier: p.tier,
+        visibility: p.visibility,
+        owner: p.owner,
+        egress: p.egress ?? false,
+        inputSchema: p.inputSchema,
+      }))
+      .sort((a, b) => a.name.localeCompare(b.name));
+  }
+}
+
+function checkDefinition(definition: PrimitiveDefinition<unknown>): void {
+  const pattern = definition.visibility === 'model' ? MODEL_NAME : HOST_NAME;
+  if (typeof definition.name !== 'string' || !pattern.test(definition.name)) {
+    throw new EnvelopeError({
+      category: 'VALIDATION_FAILED',
+      code: KernelCodes.PRIMITIVE_NAME_INVALID,
+      failed_parameter: '$.name',
+      received_value: definition.name,
+      expected: definition.visibility === 'model' ? MODEL_NAME.source : HOST_NAME.source,
+      remediation:
+        definition.visibility === 'model'
+          ? 'Model-visible names are lower_snake_case, start with a letter, at most 64 characters.'
+          : 'Host primitive names are area.verb, e.g. model.stream.',
+    });
+  }
+  if (!TIERS.includes(definition.tier as Tier) || typeof definition.handler !== 'function') {
+    throw new EnvelopeError({
+      category: 'VALIDATION_FAILED',
+      code: KernelCodes.PRIMITIVE_INVALID,
+      failed_parameter: TIERS.includes(definition.tier as Tier) ? '$.handler' : '$.tier',
+      expected: `tier one of ${TIERS.join(', ')} and a handler function`,
+      remediation: `Fix the definition of primitive "${definition.name}".`,
+    });
+  }
+}

@@ -1,0 +1,23 @@
+/** Limits of one run (one prompt until the answer). Every limit is enforced by the turn floor. */
+export interface Budgets {
+  /** Model calls. */
+  readonly maxTurns: number;
+  readonly maxToolCalls: number;
+  /** Input plus output tokens over all model calls, as the provider reports them. */
+  readonly maxTokens: number;
+  readonly maxWallMs: number;
+  /** The same call with the same arguments this many times ends the run (the progress guard). */
+  readonly maxRepeats: number;
+  /** Token budget of the window sent to the model. */
+  readonly windowTokens: number;
+}
+
+/** Defaults that let real work finish and stop a runaway loop. */
+export const DEFAULT_BUDGETS: Budgets = {
+  maxTurns: 50,
+  maxToolCalls: 200,
+  maxTokens: 2_000_000,
+  maxWallMs: 30 * 60_000,
+  maxRepeats: 3,
+  windowTokens: 150_000,
+};

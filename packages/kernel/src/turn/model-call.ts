@@ -1,0 +1,54 @@
+import { EnvelopeError, toEnvelope, type AssistantMessage, type ModelProvider, type ModelRequest } from '@nodwyn/plugin-api';
+import type { FrontendEvent, ToolCall, Usage } from '@nodwyn/protocol';
+import { KernelCodes } from '../errors.js';
+
+/** What arrived of a model call, finished or not. */
+export interface StreamedMessage extends AssistantMessage {
+  readonly complete: boolean;
+  readonly error?: EnvelopeError;
+}
+
+/**
+ * Streams one model call, forwarding deltas to the front end as they arrive. Never throws: a broken stream
+ * comes back incomplete with its envelope, so the caller can log what arrived before failing the turn.
+ */
+export async function streamModel(
+  provider: ModelProvider,
+  request: ModelRequest,
+  signal: AbortSignal,
+  onEvent: (event: FrontendEvent) => void,
+): Promise<StreamedMessage> {
+  let text = '';
+  const toolCalls: ToolCall[] = [];
+  let usage: Usage | undefined;
+  let stopReason = 'end_turn';
+  try {
+    for await (const event of provider.stream(request, signal)) {
+      if (signal.aborted) throw signal.reason;
+      if (event.type === 'text') {
+        text += event.text;
+        onEvent({ type: 'delta.text', session: request.session, text: event.text });
+      } else if (event.type === 'tool_call_delta') {
+        onEvent({ type: 'delta.tool_call', session: request.session, call_id: event.callId, name: event.name, args_fragment: event.argsFragment });
+      } else if (event.type === 'tool_call') {
+        toolCalls.push(uniqueCall(event.call, toolCalls));
+      } else if (event.type === 'usage') {
+        usage = event.usage;
+      } else if (event.type === 'stop') {
+        stopReason = event.reason;
+      }
+    }
+    return { text, toolCalls, stopReason, usage, complete: true };
+  } catch (error) {
+    const reason = signal.aborted ? signal.reason : error;
+    const env = toEnvelope(reason, { operation: 'model.stream', plugin: provider.id, code: KernelCodes.PROVIDER_FAILED });
+    return { text, toolCalls: [], stopReason: 'interrupted', usage, complete: false, error: new EnvelopeError(env, { cause: error }) };
+  }
+}
+
+// A provider that repeats or omits ids must not make two calls share one result.
+function uniqueCall(call: ToolCall, seen: readonly ToolCall[]): ToolCall {
+  const base = typeof call.id === 'string' && call.id.length > 0 ? call.id : `call_${seen.length}`;
+  const id = seen.some((c) => c.id === base) ? `${base}_${seen.length}` : base;
+  return { id, name: String(call.name), args: call.args ?? {} };
+}

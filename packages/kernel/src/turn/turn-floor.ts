@@ -1,0 +1,215 @@
+import {
+  EnvelopeError,
+  type AssistantMessage,
+  type Confirmer,
+  type Envelope,
+  type ModelMessage,
+  type ModelProvider,
+  type ToolCallResult,
+  type ToolSpec,
+  type TurnFloor,
+} from '@nodwyn/plugin-api';
+import type { FrontendEvent, ToolCall, TurnEndReason } from '@nodwyn/protocol';
+import canonicalize from 'canonicalize';
+import { KernelCodes } from '../errors.js';
+import type { Guard } from '../guard/guard.js';
+import type { AppendDraft } from '../log/index.js';
+import type { PrimitiveTable } from '../primitives/primitive-table.js';
+import type { SessionStore } from '../sessions/session-store.js';
+import { fitWindow, messagesFromEvents } from '../sessions/window.js';
+import type { Budgets } from './budgets.js';
+import { streamModel } from './model-call.js';
+import { budgetEnvelope, repeatEnvelope, stopEnvelope } from './stop-envelopes.js';
+
+/** What the floor needs from the kernel. */
+export interface FloorDeps {
+  readonly sessions: SessionStore;
+  readonly guard: Guard;
+  readonly primitives: PrimitiveTable;
+  readonly append: (session: string, draft: AppendDraft) => unknown;
+}
+
+/** One run's settings. */
+export interface FloorOptions {
+  readonly session: string;
+  readonly provider: ModelProvider;
+  readonly budgets: Budgets;
+  readonly signal: AbortSignal;
+  readonly confirmer?: Confirmer;
+  readonly onEvent?: (event: FrontendEvent) => void;
+}
+
+/** Why the floor stopped the run. */
+export interface StopState {
+  readonly reason: Exclude<TurnEndReason, 'answer'>;
+  readonly envelope: Envelope;
+}
+
+/**
+ * The turn floor: what a loop strategy cannot skip. Only the model's own tool calls run, each gets exactly
+ * one logged result, budgets and the progress guard are enforced here, and cancellation reaches the
+ * provider and every running tool through one abort signal.
+ */
+export class Floor implements TurnFloor {
+  readonly session: string;
+  readonly #controller = new AbortController();
+  readonly #timer: NodeJS.Timeout;
+  readonly #repeats = new Map<string, number>();
+  #stop: StopState | undefined;
+  #turns = 0;
+  #toolCalls = 0;
+  #tokens = 0;
+  #pending: { message: AssistantMessage; answered: Set<string> } | undefined;
+
+  constructor(private readonly deps: FloorDeps, private readonly options: FloorOptions) {
+    this.session = options.session;
+    const onCancel = (): void => this.halt('cancelled', stopEnvelope('CANCELLED', KernelCodes.TURN_CANCELLED, 'The run was cancelled by the user.'));
+    if (options.signal.aborted) onCancel();
+    else options.signal.addEventListener('abort', onCancel, { once: true });
+    const ms = options.budgets.maxWallMs;
+    this.#timer = setTimeout(() => this.halt('budget', budgetEnvelope(KernelCodes.BUDGET_WALL_TIME, `wall time of ${ms} ms`)), ms);
+  }
+
+  get signal(): AbortSignal {
+    return this.#controller.signal;
+  }
+
+  /** Why the run stopped, if it did. */
+  get stopped(): StopState | undefined {
+    return this.#stop;
+  }
+
+  /** Stops the run; the first reason wins. Running work is aborted. */
+  halt(reason: StopState['reason'], env: Envelope): void {
+    if (this.#stop) return;
+    this.#stop = { reason, envelope: env };
+    this.#controller.abort(new EnvelopeError(env));
+  }
+
+  async window(): Promise<readonly ModelMessage[]> {
+    this.#throwIfStopped();
+    const events = this.deps.sessions.lineage(this.session);
+    return fitWindow(messagesFromEvents(events), this.options.budgets.windowTokens);
+  }
+
+  tools(): readonly ToolSpec[] {
+    return this.deps.primitives
+      .list()
+      .filter((p) => p.visibility === 'model')
+      .map((p) => ({ name: p.name, description: p.description, inputSchema: p.inputSchema }));
+  }
+
+  async callModel(): Promise<AssistantMessage> {
+    this.#throwIfStopped();
+    this.closeUnanswered(KernelCodes.LOOP_SKIPPED_CALL);
+    const { budgets, provider } = this.options;
+    if (this.#turns >= budgets.maxTurns) this.#stopNow('budget', budgetEnvelope(KernelCodes.BUDGET_TURNS, `${budgets.maxTurns} model calls`));
+    this.#turns++;
+    const messages = await this.window();
+    const streamed = await streamModel(provider, { session: this.session, messages, tools: this.tools() }, this.signal, this.options.onEvent ?? (() => undefined));
+    if (streamed.complete || streamed.text.length > 0) {
+      this.deps.append(this.session, {
+        type: 'message.assistant',
+        actor: 'model',
+        payload: {
+          text: streamed.text,
+          tool_calls: streamed.toolCalls,
+          stop_reason: streamed.stopReason,
+          provider: provider.id,
+          ...(provider.model ? { model: provider.model } : {}),
+          ...(streamed.usage ? { usage: streamed.usage } : {}),
+        },
+      });
+    }
+    if (streamed.error) {
+      this.#throwIfStopped();
+      throw streamed.error;
+    }
+    this.#tokens += (streamed.usage?.input ?? 0) + (streamed.usage?.output ?? 0);
+    if (this.#tokens > budgets.maxTokens) this.halt('budget', budgetEnvelope(KernelCodes.BUDGET_TOKENS, `${budgets.maxTokens} tokens`));
+    const message: AssistantMessage = { text: streamed.text, toolCalls: streamed.toolCalls, stopReason: streamed.stopReason, usage: streamed.usage };
+    this.#pending = { message, answered: new Set() };
+    return message;
+  }
+
+  async runToolCalls(message: AssistantMessage): Promise<readonly ToolCallResult[]> {
+    const pending = this.#pending;
+    if (!pending || !sameCalls(pending.message.toolCalls, message.toolCalls) || pending.answered.size > 0) {
+      throw new EnvelopeError({
+        category: 'PRECONDITION_FAILED',
+        code: KernelCodes.LOOP_FOREIGN_CALL,
+        remediation: 'Only the tool calls of the latest assistant message run, and each only once. This is a bug in the loop strategy.',
+      });
+    }
+    const results: ToolCallResult[] = [];
+    for (const call of pending.message.toolCalls) {
+      results.push(await this.#runOne(call));
+      pending.answered.add(call.id);
+    }
+    this.#throwIfStopped();
+    return results;
+  }
+
+  /** Gives every call of the latest message that has no result one, so no call is left unanswered. */
+  closeUnanswered(code: string): void {
+    const pending = this.#pending;
+    if (!pending) return;
+    for (const call of pending.message.toolCalls) {
+      if (pending.answered.has(call.id)) continue;
+      const env = this.#stop?.envelope ?? stopEnvelope('PRECONDITION_FAILED', code, 'The loop strategy moved on without running this call.');
+      this.#deny(call, 'turn', env);
+      pending.answered.add(call.id);
+    }
+  }
+
+  /** Releases the wall-time timer. */
+  dispose(): void {
+    clearTimeout(this.#timer);
+  }
+
+  async #runOne(call: ToolCall): Promise<ToolCallResult> {
+    if (this.#stop) return this.#deny(call, 'turn', this.#stop.envelope);
+    const key = `${call.name}\u0000${canonicalize(call.args ?? null) ?? ''}`;
+    const seen = (this.#repeats.get(key) ?? 0) + 1;
+    this.#repeats.set(key, seen);
+    const { budgets } = this.options;
+    if (seen >= budgets.maxRepeats) {
+      this.halt('progress', repeatEnvelope(call, seen));
+      return this.#deny(call, 'progress', this.#stop!.envelope);
+    }
+    if (this.#toolCalls >= budgets.maxToolCalls) {
+      this.halt('budget', budgetEnvelope(KernelCodes.BUDGET_TOOL_CALLS, `${budgets.maxToolCalls} tool calls`));
+      return this.#deny(call, 'budget', this.#stop!.envelope);
+    }
+    this.#toolCalls++;
+    const result = await this.deps.guard.apply({
+      session: this.session,
+      name: call.name,
+      args: call.args,
+      origin: 'model',
+      callId: call.id,
+      signal: this.signal,
+      confirmer: this.options.confirmer,
+    });
+    if (result.ok) return { call, ok: true, content: result.content };
+    return { call, ok: false, content: JSON.stringify(result.envelope), envelope: result.envelope };
+  }
+
+  #deny(call: ToolCall, stage: string, env: Envelope): ToolCallResult {
+    this.deps.append(this.session, { type: 'tool.denied', actor: 'kernel', payload: { call_id: call.id, name: call.name, stage, envelope: env } });
+    return { call, ok: false, content: JSON.stringify(env), envelope: env };
+  }
+
+  #stopNow(reason: StopState['reason'], env: Envelope): never {
+    this.halt(reason, env);
+    throw new EnvelopeError(env);
+  }
+
+  #throwIfStopped(): void {
+    if (this.#stop) throw new EnvelopeError(this.#stop.envelope);
+  }
+}
+
+function sameCalls(a: readonly ToolCall[], b: readonly ToolCall[]): boolean {
+  return a.length === b.length && a.every((c, i) => c.id === b[i]!.id && c.name === b[i]!.name && canonicalize(c.args ?? null) === canonicalize(b[i]!.args ?? null));
+}

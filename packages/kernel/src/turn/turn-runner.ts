@@ -1,0 +1,73 @@
+import { toEnvelope, type Confirmer, type Envelope, type LoopStrategy, type ModelProvider } from '@nodwyn/plugin-api';
+import type { FrontendEvent, TurnEndReason } from '@nodwyn/protocol';
+import { KernelCodes } from '../errors.js';
+import { scanEvents, interruptedEnvelope } from '../sessions/window.js';
+import { DEFAULT_BUDGETS, type Budgets } from './budgets.js';
+import { Floor, type FloorDeps } from './turn-floor.js';
+
+/** One prompt to run to its end. */
+export interface RunOptions {
+  readonly session: string;
+  readonly prompt: string;
+  readonly provider: ModelProvider;
+  readonly strategy: LoopStrategy;
+  /** The plugin that registered the strategy, named in envelopes when it fails. */
+  readonly strategyOwner?: string;
+  readonly budgets?: Partial<Budgets>;
+  readonly signal?: AbortSignal;
+  readonly confirmer?: Confirmer;
+  readonly onEvent?: (event: FrontendEvent) => void;
+}
+
+/** How a run ended. `answer` is set when the model answered; `envelope` when it did not. */
+export interface RunResult {
+  readonly session: string;
+  readonly reason: TurnEndReason;
+  readonly answer?: string;
+  readonly envelope?: Envelope;
+}
+
+/**
+ * Runs one prompt: logs it, hands the floor to the loop strategy, and logs how the run ended. Calls a
+ * previous process left without an outcome are closed first, so the log answers every call exactly once.
+ */
+export async function runTurn(deps: FloorDeps, options: RunOptions): Promise<RunResult> {
+  const { session } = options;
+  closeInterrupted(deps, session);
+  deps.append(session, { type: 'message.user', actor: 'user', payload: { text: options.prompt } });
+  deps.append(session, { type: 'turn.started', actor: 'kernel', payload: { provider: options.provider.id, strategy: options.strategy.id } });
+  const floor = new Floor(deps, {
+    session,
+    provider: options.provider,
+    budgets: { ...DEFAULT_BUDGETS, ...options.budgets },
+    signal: options.signal ?? new AbortController().signal,
+    confirmer: options.confirmer,
+    onEvent: options.onEvent,
+  });
+  let result: RunResult;
+  try {
+    const outcome = await options.strategy.run(floor);
+    result = { session, reason: 'answer', answer: String(outcome.answer) };
+  } catch (error) {
+    const stop = floor.stopped;
+    result = stop
+      ? { session, reason: stop.reason, envelope: stop.envelope }
+      : { session, reason: 'failed', envelope: toEnvelope(error, { plugin: options.strategyOwner, code: KernelCodes.LOOP_FAILED }) };
+  } finally {
+    floor.dispose();
+  }
+  floor.closeUnanswered(KernelCodes.LOOP_SKIPPED_CALL);
+  deps.append(session, {
+    type: 'turn.ended',
+    actor: 'kernel',
+    payload: { reason: result.reason, ...(result.answer !== undefined ? { answer: result.answer } : {}), ...(result.envelope ? { envelope: result.envelope } : {}) },
+  });
+  return result;
+}
+
+function closeInterrupted(deps: FloorDeps, session: string): void {
+  const own = deps.sessions.lineage(session).filter((e) => e.session === session);
+  for (const call of scanEvents(own).interrupted) {
+    deps.append(session, { type: 'tool.failed', actor: 'kernel', payload: { call_id: call.id, name: call.name, envelope: interruptedEnvelope(call) } });
+  }
+}

@@ -5,6 +5,7 @@ export * from './context.js';
 export * from './define-plugin.js';
 export * from './envelope.js';
 export * from './guard.js';
+export * from './json-path.js';
 export * from './loop.js';
 export * from './manifest.js';
 export * from './primitive.js';

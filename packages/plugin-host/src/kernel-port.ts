@@ -1,0 +1,30 @@
+import type {
+  CliCommand,
+  GuardStage,
+  LogReader,
+  LoopStrategy,
+  PrimitiveDefinition,
+  PrimitiveInfo,
+  ProviderFactory,
+} from '@nodwyn/plugin-api';
+
+/**
+ * What the host needs from the kernel; the app wires the real kernel to it. It lives here, not in the
+ * kernel, because plugin-host must not depend on `@nodwyn/kernel`.
+ */
+export interface KernelPort {
+  /** Adds a primitive owned by `owner`. Throws an `EnvelopeError` on a bad or duplicate name. */
+  registerPrimitive(owner: string, definition: PrimitiveDefinition<unknown>, options: { replace?: boolean }): void;
+  /** Every primitive in the table, built-ins included. */
+  listPrimitives(): readonly PrimitiveInfo[];
+  /** Adds a model provider factory owned by `owner`. */
+  registerProvider(owner: string, factory: ProviderFactory): void;
+  /** Adds a loop strategy owned by `owner`. */
+  registerLoop(owner: string, strategy: LoopStrategy): void;
+  /** Adds a guard stage at its slot, owned by `owner`. */
+  addStage(owner: string, stage: GuardStage): void;
+  /** Adds a `nodwyn <name>` subcommand owned by `owner`. */
+  registerCommand(owner: string, command: CliCommand): void;
+  /** Read-only view of the log, handed to plugins that declare `log.read`. */
+  readonly log: LogReader;
+}

@@ -1,0 +1,115 @@
+import type { DependencyContainer } from 'tsyringe';
+import {
+  EnvelopeError,
+  type LogReader,
+  type Manifest,
+  type PluginContext,
+  type PrimitiveDefinition,
+  type Token,
+} from '@nodwyn/plugin-api';
+import type { ContributionBuffer } from './contributions.js';
+import { hostEnvelopeInit } from './errors.js';
+import { isRecord } from './is-record.js';
+import type { KernelPort } from './kernel-port.js';
+
+/** What one plugin's context is built from. */
+export interface PluginContextInput {
+  readonly manifest: Manifest;
+  readonly kernel: KernelPort;
+  /** The whole settings object, already deep-frozen. */
+  readonly settings: Readonly<Record<string, unknown>>;
+  readonly workspace: string;
+  readonly dataDir: string;
+  /** The plugin's own child container; `services.get` resolves here (and so in the root). */
+  readonly container: DependencyContainer;
+  readonly contributions: ContributionBuffer;
+}
+
+const EMPTY_CONFIG: Readonly<Record<string, unknown>> = Object.freeze({});
+
+/**
+ * Builds the `PluginContext` a plugin receives. Every registry writes to the plugin's contribution
+ * buffer (see ContributionBuffer for why nothing reaches the kernel during `register`); the container
+ * stays behind `services` so the plugin never holds it.
+ */
+export function createPluginContext(input: PluginContextInput): PluginContext {
+  const { manifest, kernel, contributions } = input;
+  const name = manifest.name;
+  const context: PluginContext = {
+    plugin: { name, version: manifest.version },
+    config: pluginConfig(input.settings, name),
+    settings: input.settings,
+    workspace: input.workspace,
+    dataDir: input.dataDir,
+    get log(): LogReader {
+      if (!manifest.permissions.includes('log.read')) throw permissionDenied(name);
+      return kernel.log;
+    },
+    primitives: {
+      register<I>(definition: PrimitiveDefinition<I>, options?: { replace?: boolean }): void {
+        // Erasing I is safe: the kernel parses arguments with `definition.input` before the handler sees them.
+        const erased = definition as unknown as PrimitiveDefinition<unknown>;
+        contributions.add({ kind: 'primitive', name: definition.name, definition: erased, replace: options?.replace === true });
+      },
+      list: () => kernel.listPrimitives(),
+    },
+    providers: { register: (factory) => contributions.add({ kind: 'provider', name: factory.id, factory }) },
+    loops: { register: (strategy) => contributions.add({ kind: 'loop', name: strategy.id, strategy }) },
+    guard: { addStage: (stage) => contributions.add({ kind: 'guard-stage', name: stage.name, stage }) },
+    commands: { register: (command) => contributions.add({ kind: 'command', name: command.name, command }) },
+    services: {
+      provide<T>(token: Token<T>, value: T): void {
+        contributions.add({ kind: 'service', name: token.name, key: token.key, value });
+      },
+      get<T>(token: Token<T>): T {
+        const own = contributions.pendingService(token.key);
+        return (own ? own.value : resolveService(input.container, token, name)) as T;
+      },
+    },
+  };
+  return Object.freeze(context);
+}
+
+function pluginConfig(settings: Readonly<Record<string, unknown>>, name: string): Readonly<Record<string, unknown>> {
+  const plugins = settings.plugins;
+  const section = isRecord(plugins) ? plugins[name] : undefined;
+  return isRecord(section) ? section : EMPTY_CONFIG;
+}
+
+function resolveService(container: DependencyContainer, token: Token<unknown>, plugin: string): unknown {
+  try {
+    if (container.isRegistered(token.key, true)) return container.resolve(token.key);
+  } catch (error) {
+    // Resolving a value cannot fail otherwise: tsyringe throws here only once the container is disposed.
+    throw new EnvelopeError(
+      hostEnvelopeInit('PLUGIN_UNLOADED', {
+        plugin,
+        operation: 'services.get',
+        received_value: token.name,
+        remediation: `${plugin} used its context after it was stopped or failed; stop background work in stop() and do not keep the context past it.`,
+      }),
+      { cause: error },
+    );
+  }
+  throw new EnvelopeError(
+    hostEnvelopeInit('SERVICE_NOT_FOUND', {
+      plugin,
+      operation: 'services.get',
+      failed_parameter: 'token',
+      received_value: token.name,
+      remediation: `No plugin provides service "${token.name}"; add "service:${token.name}" to ${plugin}'s requires and load a plugin that provides it.`,
+    }),
+  );
+}
+
+function permissionDenied(plugin: string): EnvelopeError {
+  return new EnvelopeError(
+    hostEnvelopeInit('PLUGIN_PERMISSION_UNDECLARED', {
+      plugin,
+      operation: 'context.log',
+      failed_parameter: '$.permissions',
+      expected: 'log.read',
+      remediation: `${plugin} read the log without declaring it; add "log.read" to its manifest permissions.`,
+    }),
+  );
+}

@@ -1,0 +1,48 @@
+import { readFile } from 'node:fs/promises';
+import { toolsFail } from './errors.js';
+import { fsError } from './fs-errors.js';
+import { statExisting, type WorkspacePath } from './workspace-path.js';
+
+/** Largest file read_file, edit_file and grep load whole; larger ones are for shell tools. */
+export const MAX_TEXT_FILE_BYTES = 16 * 1024 * 1024;
+
+/** git's rule, and ripgrep's: a NUL byte in the first 8000 bytes means binary. */
+const BINARY_SNIFF_BYTES = 8000;
+
+/** True when `content` looks binary. */
+export function isBinary(content: Uint8Array): boolean {
+  return content.subarray(0, BINARY_SNIFF_BYTES).includes(0);
+}
+
+/**
+ * Reads a text file whole, refusing directories, binary files and files too large to load, each with its
+ * own envelope so the model knows which other tool to reach for.
+ */
+export async function readTextFile(target: WorkspacePath, operation: string): Promise<string> {
+  const stats = await statExisting(target, operation, 'file');
+  const failure = { operation, failed_parameter: '$.path', received_value: target.display };
+  if (stats.isDirectory()) {
+    toolsFail('PATH_IS_DIRECTORY', { ...failure, remediation: `${target.display} is a directory; use list_dir to see what it holds.` });
+  }
+  if (!stats.isFile()) {
+    // A FIFO or a device would block the read or never end.
+    toolsFail('FILE_NOT_REGULAR', { ...failure, remediation: `${target.display} is not a regular file (a FIFO, socket or device); ${operation} reads regular files only.` });
+  }
+  if (stats.size > MAX_TEXT_FILE_BYTES) {
+    toolsFail('FILE_TOO_LARGE', {
+      ...failure,
+      expected: `at most ${MAX_TEXT_FILE_BYTES} bytes`,
+      remediation: `${target.display} has ${stats.size} bytes, more than ${operation} loads; use grep to find the lines you need, or shell (sed -n '100,200p').`,
+    });
+  }
+  const content = await readFile(target.real).catch((error: unknown) => {
+    throw fsError(error, { operation, display: target.display, expects: 'file' });
+  });
+  if (isBinary(content)) {
+    toolsFail('FILE_IS_BINARY', {
+      ...failure,
+      remediation: `${target.display} is a binary file and ${operation} handles text only; inspect it with shell (file, xxd | head) if you must.`,
+    });
+  }
+  return content.toString('utf8');
+}

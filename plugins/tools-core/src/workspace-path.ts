@@ -1,0 +1,111 @@
+import type { Stats } from 'node:fs';
+import { lstat, readlink, realpath, stat } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { toolsFail } from './errors.js';
+import { errnoOf, fsError, type FsErrorContext } from './fs-errors.js';
+
+/** A path the model gave, proven to stay inside the workspace. */
+export interface WorkspacePath {
+  /** The real workspace root. */
+  readonly root: string;
+  /** The real path: symlinks resolved, and for a path that does not exist yet, its missing tail appended. */
+  readonly real: string;
+  /** The path as the model spelled it, relative to the workspace with `/` separators (`.` for the root). */
+  readonly display: string;
+}
+
+/** Linux gives up after 40 links; so do we, for the links we follow by hand. */
+const MAX_SYMLINK_HOPS = 40;
+
+/** True when `path` is `root` or below it. Both must be absolute and normalized. */
+export function isInside(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+}
+
+/** `path` relative to `root`, with `/` separators, `.` for the root itself. */
+export function displayPath(root: string, path: string): string {
+  const rel = relative(root, path);
+  return rel === '' ? '.' : rel.split(sep).join('/');
+}
+
+/**
+ * Resolves `input` against the workspace and proves it stays inside, by spelling and after every symlink
+ * is resolved. A path that does not exist yet is judged by where it would be created: its nearest existing
+ * ancestor's real path plus the missing tail, and a dangling symlink by where its target would be. So a
+ * symlinked parent directory or a dangling link to `/etc/x` cannot carry a write out of the workspace.
+ *
+ * @param param the argument that named the path, for the envelope (`$.path`).
+ */
+export async function resolveInWorkspace(workspace: string, input: string, operation: string, param = '$.path'): Promise<WorkspacePath> {
+  const failure = { operation, failed_parameter: param, received_value: input };
+  if (input.includes('\0')) {
+    toolsFail('PATH_INVALID', { ...failure, remediation: 'The path holds a NUL byte; pass a plain path relative to the workspace.' });
+  }
+  const root = await realpath(workspace);
+  const lexical = resolve(root, input);
+  if (!isInside(root, lexical)) {
+    toolsFail('PATH_OUTSIDE_WORKSPACE', {
+      ...failure,
+      expected: `a path inside ${root}`,
+      remediation: `Only files inside the workspace (${root}) are reachable; pass a path relative to it, without leading '..'.`,
+    });
+  }
+  const display = displayPath(root, lexical);
+  const real = await realpathLoose(lexical, 0).catch((error: unknown) => {
+    throw fsError(error, { operation, display, expects: 'file', param });
+  });
+  if (!isInside(root, real)) {
+    toolsFail('PATH_SYMLINK_ESCAPE', {
+      ...failure,
+      expected: `a path whose symlinks stay inside ${root}`,
+      remediation: `${display} goes through a symlink that points outside the workspace; use the real path of a file inside it.`,
+    });
+  }
+  return { root, real, display };
+}
+
+/**
+ * Stats a resolved path that must exist; with `expects: 'directory'`, it must be a directory too.
+ * Missing paths and refusals become envelopes that name the path as the model gave it.
+ */
+export async function statExisting(target: WorkspacePath, operation: string, expects: FsErrorContext['expects']): Promise<Stats> {
+  const stats = await stat(target.real).catch((error: unknown) => {
+    throw fsError(error, { operation, display: target.display, expects });
+  });
+  if (expects === 'directory' && !stats.isDirectory()) {
+    toolsFail('PATH_NOT_DIRECTORY', {
+      operation,
+      failed_parameter: '$.path',
+      received_value: target.display,
+      remediation: `${target.display} is a file, not a directory; pass its directory, or read it with read_file.`,
+    });
+  }
+  return stats;
+}
+
+/** `realpath`, extended to paths that do not exist (yet) and to dangling symlinks. */
+async function realpathLoose(path: string, hops: number): Promise<string> {
+  try {
+    return await realpath(path);
+  } catch (error) {
+    // Only a missing component is resolved by hand; a loop or a refusal is a real answer.
+    if (!isMissing(error)) throw error;
+  }
+  const stats = await lstat(path).catch((error: unknown) => {
+    if (isMissing(error)) return undefined;
+    throw error;
+  });
+  if (stats?.isSymbolicLink()) {
+    if (hops >= MAX_SYMLINK_HOPS) throw Object.assign(new Error(`too many symlinks in ${path}`), { code: 'ELOOP' });
+    return realpathLoose(resolve(dirname(path), await readlink(path)), hops + 1);
+  }
+  const parent = dirname(path);
+  if (parent === path) return path;
+  return join(await realpathLoose(parent, hops), basename(path));
+}
+
+function isMissing(error: unknown): boolean {
+  const code = errnoOf(error);
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}

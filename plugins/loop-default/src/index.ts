@@ -1,0 +1,2 @@
+export { defaultLoop } from './default-loop.js';
+export { loopDefaultPlugin } from './plugin.js';

@@ -1,28 +1,6 @@
-import { envelope, type Envelope } from '@nodwyn/plugin-api';
+import { envelope, jsonPath, valueAt, type Envelope } from '@nodwyn/plugin-api';
 import type { z } from 'zod';
 import { KernelCodes } from '../errors.js';
-
-type PathKey = PropertyKey;
-
-/** Renders a zod issue path as a JSON path: `['edits', 2, 'old']` → `$.edits[2].old`. */
-export function jsonPath(path: readonly PathKey[]): string {
-  let out = '$';
-  for (const key of path) {
-    if (typeof key === 'number') out += `[${key}]`;
-    else if (typeof key === 'string' && /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key)) out += `.${key}`;
-    else out += `[${JSON.stringify(String(key))}]`;
-  }
-  return out;
-}
-
-function valueAt(root: unknown, path: readonly PathKey[]): unknown {
-  let value = root;
-  for (const key of path) {
-    if (value === null || typeof value !== 'object') return undefined;
-    value = (value as Record<PropertyKey, unknown>)[key];
-  }
-  return value;
-}
 
 function expectedOf(issue: z.core.$ZodIssue): string {
   switch (issue.code) {

@@ -1,1 +1,36 @@
-console.log("build placeholder")
+#!/usr/bin/env node
+// Bundles the `nodwyn` command from source into apps/cli/dist. One bundle with lazily loaded chunks keeps
+// cold start low: `nodwyn --version` loads only the entry chunk, a run loads the kernel and plugins.
+// better-sqlite3 stays external because it is a native addon.
+import { build } from 'esbuild';
+import { rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const outdir = join(root, 'apps', 'cli', 'dist');
+rmSync(outdir, { recursive: true, force: true });
+const started = Date.now();
+await build({
+  // version.mjs lets bin/nodwyn.mjs answer --version without loading the command tree.
+  entryPoints: { nodwyn: join(root, 'apps', 'cli', 'src', 'main.ts'), version: join(root, 'apps', 'cli', 'src', 'version.ts') },
+  outdir,
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  conditions: ['@nodwyn/source'],
+  external: ['better-sqlite3'],
+  outExtension: { '.js': '.mjs' },
+  chunkNames: 'chunks/[name]-[hash]',
+  sourcemap: 'linked',
+  // Smaller sources parse faster; cold start is mostly parse and compile.
+  minify: true,
+  keepNames: true,
+  tsconfig: join(root, 'tsconfig.base.json'),
+  // CommonJS dependencies bundled into ESM still call require() for Node builtins.
+  banner: { js: "import { createRequire as __nodwynRequire } from 'node:module'; const require = __nodwynRequire(import.meta.url);" },
+  logLevel: 'warning',
+});
+console.log(`built apps/cli/dist/nodwyn.mjs in ${Date.now() - started} ms`);

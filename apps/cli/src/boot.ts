@@ -1,0 +1,61 @@
+import 'reflect-metadata';
+import { Kernel } from '@nodwyn/kernel';
+import { API_VERSION } from '@nodwyn/plugin-api';
+import { PluginHost } from '@nodwyn/plugin-host';
+import { mkdirSync, realpathSync } from 'node:fs';
+import { loadConfig, type Config } from './config.js';
+import { defaultDistribution } from './distribution.js';
+import { configPath, dataDir, logPaths } from './paths.js';
+
+/** A booted nodwyn: the kernel, the plugin host with the distribution loaded, and the config. */
+export interface Runtime {
+  readonly kernel: Kernel;
+  readonly host: PluginHost;
+  readonly config: Config;
+  readonly workspace: string;
+  close(): Promise<void>;
+}
+
+/** Opens the log in the data dir and loads the distribution, with the current directory as workspace. */
+export async function boot(): Promise<Runtime> {
+  const dir = dataDir();
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const config = loadConfig(configPath());
+  const workspace = realpathSync(process.cwd());
+  const kernel = Kernel.open({ ...logPaths(dir), workspace });
+  const host = new PluginHost({
+    kernel: kernel.port(),
+    apiVersion: API_VERSION,
+    settings: config,
+    workspace,
+    dataDir: dir,
+    disabled: config.distribution?.disabled ?? [],
+  });
+  try {
+    await host.load(defaultDistribution(config, workspace));
+    await host.start();
+  } catch (error) {
+    kernel.close();
+    throw error;
+  }
+  return {
+    kernel,
+    host,
+    config,
+    workspace,
+    async close() {
+      await host.stopAll();
+      kernel.close();
+    },
+  };
+}
+
+/** Boots, runs `body`, and always shuts down. */
+export async function withRuntime<T>(body: (runtime: Runtime) => Promise<T>): Promise<T> {
+  const runtime = await boot();
+  try {
+    return await body(runtime);
+  } finally {
+    await runtime.close();
+  }
+}

@@ -1,0 +1,27 @@
+import type { Command } from 'commander';
+import { boot } from '../boot.js';
+import { guarded } from './guarded.js';
+
+/** Adds the subcommands plugins contributed (e.g. `nodwyn secret`), each run with the booted runtime. */
+export async function addPluginCommands(program: Command): Promise<void> {
+  const runtime = await boot();
+  for (const { item: command } of runtime.kernel.commands.list()) {
+    const sub = program.command(command.name).description(command.description);
+    for (const arg of command.arguments ?? []) sub.argument(arg.endsWith('...') ? `[${arg}]` : `<${arg}>`);
+    for (const option of command.options ?? []) sub.option(option.flags, option.description);
+    sub.action(async (...received: unknown[]) => {
+      const options = (received.at(-2) ?? {}) as Record<string, unknown>;
+      const args = received.slice(0, -2).flat().map(String);
+      process.exitCode = await guarded(false, () =>
+        command.run({
+          args,
+          options,
+          io: { stdin: process.stdin, write: (t) => process.stdout.write(t), error: (t) => process.stderr.write(t), interactive: Boolean(process.stdin.isTTY) },
+        }),
+      );
+    });
+  }
+  program.hook('postAction', async () => {
+    await runtime.close();
+  });
+}

@@ -1,0 +1,105 @@
+import { EnvelopeError, type ModelProvider } from '@nodwyn/plugin-api';
+import type { LogEvent } from '@nodwyn/protocol';
+import type { Budgets, RunResult } from '@nodwyn/kernel';
+import { withRuntime, type Runtime } from '../boot.js';
+import { confirmerFor } from '../confirmer.js';
+import { EXIT } from '../exit-codes.js';
+import { formatEnvelope } from '../output.js';
+import { guarded } from './guarded.js';
+
+/** Options of `nodwyn run`. */
+export interface RunFlags {
+  provider?: string;
+  script?: string;
+  model?: string;
+  session?: string;
+  loop?: string;
+  json?: boolean;
+  yes?: boolean;
+  maxTurns?: number;
+  maxToolCalls?: number;
+}
+
+/** `nodwyn run PROMPT`: one prompt in the current directory until the model answers or the run stops. */
+export async function runCommand(prompt: string | undefined, flags: RunFlags): Promise<number> {
+  return guarded(flags.json, () => withRuntime((runtime) => run(runtime, prompt, flags)));
+}
+
+async function run(runtime: Runtime, prompt: string | undefined, flags: RunFlags): Promise<number> {
+  const { kernel, config } = runtime;
+  const providerId = flags.provider ?? config.provider?.default ?? 'scripted';
+  const replay = providerId === 'replay';
+  // The provider is created before any session exists, so a bad script or option leaves the log untouched.
+  const provider = await kernel.providers.get(providerId).item.create({ script: flags.script, model: flags.model, session: flags.session });
+  const text = prompt ?? (replay && flags.session ? firstPrompt(runtime, flags.session) : undefined);
+  if (text === undefined) {
+    throw new EnvelopeError({
+      category: 'VALIDATION_FAILED',
+      code: 'RUN_PROMPT_MISSING',
+      failed_parameter: 'prompt',
+      remediation: 'Give the prompt as an argument: nodwyn run "what to do".',
+    });
+  }
+  const session = flags.session && !replay ? kernel.sessions.get(flags.session).id : kernel.sessions.create({ workspace: runtime.workspace, replayOf: replay ? flags.session : undefined });
+  const loop = kernel.loops.get(flags.loop ?? config.loop?.default ?? 'default');
+  const controller = new AbortController();
+  const onSigint = (): void => {
+    if (controller.signal.aborted) process.exit(EXIT.CANCELLED);
+    process.stderr.write('\nnodwyn: cancelling (press Ctrl-C again to quit at once)\n');
+    controller.abort();
+  };
+  process.on('SIGINT', onSigint);
+  const unsubscribe = flags.json ? kernel.log.subscribe((event: LogEvent) => printEvent(event, session)) : () => undefined;
+  if (flags.json) for (const event of kernel.log.read(session)) printEvent(event, session);
+  try {
+    const result = await kernel.run({
+      session,
+      prompt: text,
+      provider: provider as ModelProvider,
+      strategy: loop.item,
+      strategyOwner: loop.owner,
+      budgets: budgetsFrom(runtime, flags),
+      signal: controller.signal,
+      confirmer: confirmerFor(flags.yes),
+    });
+    return report(result, flags.json);
+  } finally {
+    unsubscribe();
+    process.off('SIGINT', onSigint);
+  }
+}
+
+function printEvent(event: LogEvent, session: string): void {
+  if (event.session === session) process.stdout.write(`${JSON.stringify(event)}\n`);
+}
+
+function firstPrompt(runtime: Runtime, session: string): string | undefined {
+  const first = runtime.kernel.log.read(session).find((e) => e.type === 'message.user');
+  return first ? String(first.payload.text) : undefined;
+}
+
+function budgetsFrom(runtime: Runtime, flags: RunFlags): Partial<Budgets> {
+  const b = runtime.config.budgets ?? {};
+  const pick = <T>(...values: (T | undefined)[]) => values.find((v) => v !== undefined);
+  const budgets: Partial<Budgets> = {
+    maxTurns: pick(flags.maxTurns, b.max_turns),
+    maxToolCalls: pick(flags.maxToolCalls, b.max_tool_calls),
+    maxTokens: b.max_tokens,
+    maxWallMs: b.max_wall_ms,
+    maxRepeats: b.max_repeats,
+    windowTokens: b.window_tokens,
+  };
+  return Object.fromEntries(Object.entries(budgets).filter(([, v]) => v !== undefined));
+}
+
+function report(result: RunResult, json: boolean | undefined): number {
+  if (result.reason === 'answer') {
+    if (!json) process.stdout.write(`${result.answer ?? ''}\n`);
+    return EXIT.OK;
+  }
+  if (result.envelope && !json) process.stderr.write(formatEnvelope(result.envelope));
+  if (!json) process.stderr.write(`session: ${result.session}\n`);
+  if (result.reason === 'cancelled') return EXIT.CANCELLED;
+  if (result.reason === 'budget' || result.reason === 'progress') return EXIT.STOPPED;
+  return EXIT.ENVELOPE;
+}

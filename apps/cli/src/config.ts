@@ -1,0 +1,63 @@
+import { EnvelopeError, jsonPath, z } from '@nodwyn/plugin-api';
+import { existsSync, readFileSync } from 'node:fs';
+import { parse, TomlError } from 'smol-toml';
+
+const positive = z.number().int().positive();
+
+/** The user configuration (TOML). Unknown top-level tables are kept for plugins to read. */
+export const ConfigSchema = z
+  .object({
+    provider: z.object({ default: z.string().optional() }).strict().optional(),
+    loop: z.object({ default: z.string().optional() }).strict().optional(),
+    budgets: z
+      .object({
+        max_turns: positive.optional(),
+        max_tool_calls: positive.optional(),
+        max_tokens: positive.optional(),
+        max_wall_ms: positive.optional(),
+        max_repeats: z.number().int().min(2).optional(),
+        window_tokens: positive.optional(),
+      })
+      .strict()
+      .optional(),
+    distribution: z
+      .object({
+        disabled: z.array(z.string()).optional(),
+        plugins: z.array(z.object({ package: z.string(), range: z.string(), optional: z.boolean().optional() }).strict()).optional(),
+      })
+      .strict()
+      .optional(),
+    plugins: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
+  })
+  .passthrough();
+
+/** A validated configuration. */
+export type Config = z.infer<typeof ConfigSchema>;
+
+/** Reads and checks the config file; a missing file is an empty config, a broken one an envelope. */
+export function loadConfig(path: string): Config {
+  if (!existsSync(path)) return {};
+  let raw: unknown;
+  try {
+    raw = parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    const where = error instanceof TomlError ? ` at line ${error.line}, column ${error.column}` : '';
+    throw new EnvelopeError(
+      { category: 'VALIDATION_FAILED', code: 'CONFIG_INVALID_TOML', operation: 'config.load', received_value: path, remediation: `Fix the TOML syntax of ${path}${where}.` },
+      { cause: error },
+    );
+  }
+  const parsed = ConfigSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new EnvelopeError({
+      category: 'VALIDATION_FAILED',
+      code: 'CONFIG_INVALID',
+      operation: 'config.load',
+      failed_parameter: jsonPath(issue.path),
+      expected: issue.message,
+      remediation: `Fix ${jsonPath(issue.path)} in ${path}: ${issue.message}.`,
+    });
+  }
+  return parsed.data;
+}

@@ -1,0 +1,21 @@
+import { packageEntry, type Distribution, type DistributionEntry } from '@nodwyn/plugin-host';
+import type { Config } from './config.js';
+
+/**
+ * The default distribution: every first-party plugin this release ships, plus the third-party plugins
+ * the user's config names (`[[distribution.plugins]]`), loaded by package name from the workspace.
+ */
+export function defaultDistribution(config: Config, resolveFrom: string): Distribution {
+  const firstParty: DistributionEntry[] = [
+    { package: '@nodwyn/plugin-tools-core', range: '^0.1.0', load: async () => (await import('@nodwyn/plugin-tools-core')).toolsCorePlugin },
+    { package: '@nodwyn/plugin-loop-default', range: '^0.1.0', load: async () => (await import('@nodwyn/plugin-loop-default')).loopDefaultPlugin },
+    {
+      package: '@nodwyn/plugin-provider-scripted',
+      range: '^0.1.0',
+      optional: true,
+      load: async () => (await import('@nodwyn/plugin-provider-scripted')).providerScriptedPlugin,
+    },
+  ];
+  const extra = (config.distribution?.plugins ?? []).map((p) => packageEntry({ package: p.package, range: p.range, from: resolveFrom, optional: p.optional ?? true }));
+  return { name: 'nodwyn-default', plugins: [...firstParty, ...extra] };
+}

@@ -1,0 +1,109 @@
+import { Command, CommanderError, Option } from 'commander';
+import { EXIT } from './exit-codes.js';
+import { VERSION } from './version.js';
+
+// Each action imports its module on demand, so `nodwyn --version` and `--help` load almost nothing.
+const program = new Command('nodwyn')
+  .description('A coding agent you can trust with real credentials: a microkernel (log, guard, primitives) and plugins.')
+  .version(VERSION, '-V, --version')
+  .showSuggestionAfterError()
+  .exitOverride();
+
+program
+  .command('run')
+  .description('Run one prompt in the current directory (the workspace) and print the answer.')
+  .argument('[prompt]', 'what to ask; for --provider replay, defaults to the replayed session\'s first prompt')
+  .option('--provider <id>', 'model provider (scripted, replay, …; default from config, else scripted)')
+  .option('--script <file>', 'reply script for --provider scripted')
+  .option('--model <model>', 'model name for the provider')
+  .option('--session <id>', 'continue this session (for --provider replay: the session to replay)')
+  .option('--loop <id>', 'loop strategy', undefined)
+  .option('--json', 'print every log event of the run as one JSON object per line')
+  .option('-y, --yes', 'grant confirmations for destructive calls without asking')
+  .addOption(new Option('--max-turns <n>', 'most model calls in this run').argParser(positiveInt))
+  .addOption(new Option('--max-tool-calls <n>', 'most tool calls in this run').argParser(positiveInt))
+  .action(async (prompt: string | undefined, options: Record<string, unknown>) => {
+    const { runCommand } = await import('./commands/run.js');
+    process.exitCode = await runCommand(prompt, options);
+  });
+
+program
+  .command('tools')
+  .description('List the tools the model can call, with tier and input schema.')
+  .option('--json', 'print JSON')
+  .action(async (options: { json?: boolean }) => {
+    const { toolsCommand } = await import('./commands/tools.js');
+    process.exitCode = await toolsCommand(options);
+  });
+
+program
+  .command('plugins')
+  .description('List the plugins of this distribution and their state.')
+  .option('--json', 'print JSON')
+  .action(async (options: { json?: boolean }) => {
+    const { pluginsCommand } = await import('./commands/plugins.js');
+    process.exitCode = await pluginsCommand(options);
+  });
+
+const log = program.command('log').description('Inspect and verify the log.');
+log
+  .command('list')
+  .description('List sessions.')
+  .option('--json', 'print JSON')
+  .action(async (options: { json?: boolean }) => {
+    const { logListCommand } = await import('./commands/log.js');
+    process.exitCode = await logListCommand(options);
+  });
+log
+  .command('show')
+  .description("Show a session's events.")
+  .argument('<id>', 'session id')
+  .option('--json', 'print one JSON event per line')
+  .action(async (id: string, options: { json?: boolean }) => {
+    const { logShowCommand } = await import('./commands/log.js');
+    process.exitCode = await logShowCommand(id, options);
+  });
+log
+  .command('verify')
+  .description('Check the hash chain and signed checkpoints; exit 1 naming the first bad event.')
+  .argument('[id]', 'session id (default: every session)')
+  .action(async (id: string | undefined) => {
+    const { logVerifyCommand } = await import('./commands/log.js');
+    process.exitCode = await logVerifyCommand(id);
+  });
+
+program
+  .command('fork')
+  .description('Start a new session from a copy of a session\'s window; prints the new id.')
+  .argument('<id>', 'session to fork')
+  .addOption(new Option('--at <seq>', 'fork at this event (default: the latest)').argParser(positiveInt))
+  .action(async (id: string, options: { at?: number }) => {
+    const { forkCommand } = await import('./commands/log.js');
+    process.exitCode = await forkCommand(id, options);
+  });
+
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new CommanderError(EXIT.USAGE, 'nodwyn.invalidArgument', `expected a positive integer, got "${value}"`);
+  return n;
+}
+
+async function main(argv: string[]): Promise<void> {
+  const builtin = new Set(program.commands.map((c) => c.name()));
+  const first = argv[2];
+  if (first && !first.startsWith('-') && !builtin.has(first) && first !== 'help') {
+    const { addPluginCommands } = await import('./commands/plugin-commands.js');
+    await addPluginCommands(program);
+  }
+  try {
+    await program.parseAsync(argv);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      process.exitCode = error.exitCode === 0 ? EXIT.OK : EXIT.USAGE;
+      return;
+    }
+    throw error;
+  }
+}
+
+await main(process.argv);

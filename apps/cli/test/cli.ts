@@ -1,0 +1,69 @@
+import type { LogEvent } from '@nodwyn/protocol';
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const BIN = join(dirname(fileURLToPath(import.meta.url)), '..', 'bin', 'nodwyn.mjs');
+
+/** A temp NODWYN_HOME and workspace, and a way to run `nodwyn` in them as a real process. */
+export class CliSandbox {
+  readonly root = realpathSync(mkdtempSync(join(tmpdir(), 'nodwyn-e2e-')));
+  readonly home = join(this.root, 'home');
+  readonly workspace = join(this.root, 'workspace');
+
+  constructor() {
+    mkdirSync(this.home);
+    mkdirSync(this.workspace);
+  }
+
+  get env(): NodeJS.ProcessEnv {
+    return { PATH: process.env.PATH, HOME: this.root, NODWYN_HOME: this.home };
+  }
+
+  /** Writes a file in the workspace (or anywhere, given an absolute path). */
+  write(path: string, content: string): string {
+    const full = path.startsWith('/') ? path : join(this.workspace, path);
+    mkdirSync(join(full, '..'), { recursive: true });
+    writeFileSync(full, content);
+    return full;
+  }
+
+  /** Writes a scripted-provider script and returns its path. */
+  script(replies: unknown[]): string {
+    return this.write(join(this.root, `script-${Math.random().toString(36).slice(2)}.json`), JSON.stringify({ replies }));
+  }
+
+  /** Runs nodwyn to completion. */
+  run(args: readonly string[], input?: string): { code: number | null; stdout: string; stderr: string } {
+    const result = spawnSync(process.execPath, [BIN, ...args], { cwd: this.workspace, env: this.env, input, encoding: 'utf8', timeout: 30_000 });
+    return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+  }
+
+  /** Starts nodwyn and returns the child, for signals. */
+  start(args: readonly string[]) {
+    return spawn(process.execPath, [BIN, ...args], { cwd: this.workspace, env: this.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  }
+
+  /** The events of a session, via `nodwyn log show --json`. */
+  events(session: string): LogEvent[] {
+    const out = this.run(['log', 'show', session, '--json']);
+    if (out.code !== 0) throw new Error(out.stderr);
+    return out.stdout.trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as LogEvent);
+  }
+
+  /** Sessions, newest first. */
+  sessions(): { id: string; events: number }[] {
+    return JSON.parse(this.run(['log', 'list', '--json']).stdout) as { id: string; events: number }[];
+  }
+
+  remove(): void {
+    rmSync(this.root, { recursive: true, force: true });
+  }
+}
+
+/** Parses `--json` output: one event per line. */
+export function jsonLines(stdout: string): LogEvent[] {
+  return stdout.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as LogEvent);
+}

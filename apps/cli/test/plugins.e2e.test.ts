@@ -1,0 +1,109 @@
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CliSandbox, jsonLines } from './cli.js';
+
+let box: CliSandbox;
+beforeEach(() => {
+  box = new CliSandbox();
+});
+afterEach(() => box.remove());
+
+/** Writes a third-party plugin package into the workspace's node_modules. */
+function thirdParty(name: string, body: string, apiVersion = '^0.1.0'): void {
+  box.write(`node_modules/${name}/package.json`, JSON.stringify({ name, version: '1.0.0', type: 'module', main: 'index.js' }));
+  box.write(
+    `node_modules/${name}/index.js`,
+    `export default { manifest: { name: ${JSON.stringify(name)}, version: '1.0.0', apiVersion: ${JSON.stringify(apiVersion)}, provides: [], requires: [], permissions: [] }, register() {}, ${body} };\n`,
+  );
+}
+
+describe('nodwyn plugins and the distribution', () => {
+  it('lists the default distribution as started', () => {
+    const out = box.run(['plugins', '--json']);
+    expect(out.code, out.stderr).toBe(0);
+    const report = JSON.parse(out.stdout) as { name: string; state: string; apiVersion: string }[];
+    expect(report.map((p) => [p.name, p.state])).toEqual([
+      ['@nodwyn/plugin-tools-core', 'started'],
+      ['@nodwyn/plugin-loop-default', 'started'],
+      ['@nodwyn/plugin-provider-scripted', 'started'],
+    ]);
+  });
+
+  it('reports an incompatible plugin and one that throws in start, and keeps working', () => {
+    thirdParty('future-plugin', '', '^9.0.0');
+    thirdParty('broken-plugin', "start() { throw new Error('cannot start'); }");
+    box.write(
+      `${box.home}/config.toml`,
+      '[[distribution.plugins]]\npackage = "future-plugin"\nrange = "^1.0.0"\n\n[[distribution.plugins]]\npackage = "broken-plugin"\nrange = "^1.0.0"\n',
+    );
+    const report = JSON.parse(box.run(['plugins', '--json']).stdout) as { name: string; state: string; envelope?: { code: string; plugin: string } }[];
+    const byName = Object.fromEntries(report.map((p) => [p.name, p]));
+    expect(byName['future-plugin']).toMatchObject({ state: 'failed', envelope: { code: 'PLUGIN_API_INCOMPATIBLE', plugin: 'future-plugin' } });
+    expect(byName['broken-plugin']).toMatchObject({ state: 'failed', envelope: { plugin: 'broken-plugin' } });
+    expect(byName['@nodwyn/plugin-tools-core']?.state).toBe('started');
+    const human = box.run(['plugins']).stdout;
+    expect(human).toMatch(/future-plugin\s+1\.0\.0\s+\^9\.0\.0\s+failed\s+PLUGIN_API_INCOMPATIBLE/);
+    const run = box.run(['run', 'x', '--script', box.script([{ text: 'still here' }])]);
+    expect([run.code, run.stdout]).toEqual([0, 'still here\n']);
+  });
+
+  it('lists the model-visible tools with tier and input schema', () => {
+    const tools = JSON.parse(box.run(['tools', '--json']).stdout) as { name: string; tier: string; input_schema: { type: string } }[];
+    expect(tools.map((t) => t.name)).toEqual(['edit_file', 'glob', 'grep', 'list_dir', 'read_file', 'shell', 'write_file']);
+    expect(tools.find((t) => t.name === 'shell')?.tier).toBe('destructive');
+    for (const t of tools) expect(t.input_schema.type).toBe('object');
+  });
+});
+
+describe('nodwyn log', () => {
+  function oneSession(): string {
+    const out = box.run(['run', 'x', '--script', box.script([{ toolCalls: [{ name: 'list_dir', args: {} }] }, { text: 'ok' }])]);
+    expect(out.code, out.stderr).toBe(0);
+    return box.sessions()[0]!.id;
+  }
+
+  function tamper(sql: (db: Database.Database) => void): void {
+    const db = new Database(`${box.home}/nodwyn.db`);
+    for (const { name } of db.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger'").all() as { name: string }[]) db.exec(`DROP TRIGGER ${name}`);
+    sql(db);
+    db.close();
+  }
+
+  it('verify names the seq of an edited event and exits 1', () => {
+    const session = oneSession();
+    tamper((db) => db.prepare("UPDATE events SET payload = replace(payload, 'ok', 'KO') WHERE session = ? AND type = 'turn.ended'").run(session));
+    const out = box.run(['log', 'verify']);
+    expect(out.code).toBe(1);
+    expect(out.stdout).toMatch(new RegExp(`session ${session}, seq 7: hash_mismatch`));
+  });
+
+  it('verify names the first missing seq of a cut tail', () => {
+    const session = oneSession();
+    tamper((db) => db.prepare('DELETE FROM events WHERE session = ? AND seq >= 6').run(session));
+    const out = box.run(['log', 'verify', session]);
+    expect(out.code).toBe(1);
+    expect(out.stdout).toContain('seq 6: truncated');
+  });
+
+  it('shows a session for people and as JSON', () => {
+    const session = oneSession();
+    expect(box.run(['log', 'show', session]).stdout).toMatch(/4\s+\S+\s+message\.assistant\s+model\s+→ list_dir/);
+    expect(jsonLines(box.run(['log', 'show', session, '--json']).stdout)).toHaveLength(7);
+    const missing = box.run(['log', 'show', 'no-such-session']);
+    expect([missing.code, missing.stderr]).toEqual([3, expect.stringContaining('SESSION_NOT_FOUND')]);
+  });
+
+  it('forks a session and replays one', () => {
+    const session = oneSession();
+    const fork = box.run(['fork', session, '--at', '5']);
+    expect(fork.code, fork.stderr).toBe(0);
+    const forked = fork.stdout.trim();
+    const resumed = box.run(['run', 'and now?', '--session', forked, '--script', box.script([{ text: 'saw: {{lastToolResult}}' }])]);
+    expect(resumed.stdout).toMatch(/^saw: /);
+    const replay = box.run(['run', '--provider', 'replay', '--session', session, '--json']);
+    expect(replay.code, replay.stderr).toBe(0);
+    const replayed = jsonLines(replay.stdout);
+    expect(replayed[0]!.payload.replay_of).toBe(session);
+    expect(replayed.at(-1)!.payload.answer).toBe('ok');
+  });
+});

@@ -1,0 +1,171 @@
+import { EnvelopeError } from '@nodwyn/plugin-api';
+import type { LogEvent } from '@nodwyn/protocol';
+import type { Transaction } from 'better-sqlite3';
+import { checkpointMac } from './checkpoint.js';
+import { checkSeq, checkSession, prepareDraft, prepareDrafts, type AppendDraft, type PreparedDraft } from './draft.js';
+import { LogCodes, toLogError } from './errors.js';
+import { hashEventText } from './event-hash.js';
+import { HeadChecker, type HeadMismatch } from './heads.js';
+import { loadLogKey } from './key.js';
+import { ListenerHub, type LogListener } from './listeners.js';
+import { checkOptions, type EventLogOptions } from './options.js';
+import { openLogDatabase, type SqliteDatabase } from './schema.js';
+import { toEvent, toSessionRow, type SessionRow } from './rows.js';
+import { prepareStatements, type LogStatements } from './statements.js';
+import { verifyLog, type VerifyReport } from './verify.js';
+
+type Writer = Transaction<(session: string, drafts: readonly PreparedDraft[]) => LogEvent[]>;
+
+/**
+ * The kernel's append-only, hash-chained event log: the single source of truth (ARCHITECTURE.md §1,
+ * §3). Each append is one `BEGIN IMMEDIATE` transaction that reads the head, chains the new events
+ * to it and signs the new head with an HMAC checkpoint, so several processes may append to one
+ * session safely, and `verify` can find edited, removed, reordered, cut or rewritten events.
+ */
+export class EventLog {
+  /** Sessions whose head disagreed with their newest signed checkpoint at open; appends to them are refused. */
+  readonly recovery: readonly HeadMismatch[];
+  readonly #db: SqliteDatabase;
+  readonly #file: string;
+  readonly #key: Buffer;
+  readonly #statements: LogStatements;
+  readonly #heads: HeadChecker;
+  readonly #hub: ListenerHub;
+  readonly #clock: () => Date;
+  readonly #writer: Writer;
+  #closed = false;
+
+  private constructor(db: SqliteDatabase, key: Buffer, options: EventLogOptions) {
+    this.#db = db;
+    this.#file = options.path;
+    this.#key = key;
+    this.#statements = prepareStatements(db);
+    this.#heads = new HeadChecker(this.#statements, key);
+    this.#hub = new ListenerHub(options.onListenerError);
+    this.#clock = options.clock ?? (() => new Date());
+    this.#writer = db.transaction((session: string, drafts: readonly PreparedDraft[]) => this.#write(session, drafts));
+    // One read snapshot, so another process committing meanwhile cannot look like a mismatch.
+    this.recovery = db.transaction(() => this.#heads.scan()).deferred();
+  }
+
+  /** Opens or creates a log. Fails with an envelope for a bad key, a foreign or corrupt file, or a missing folder. */
+  static open(options: EventLogOptions): EventLog {
+    checkOptions(options);
+    const key = loadLogKey(options, options.path === ':memory:');
+    const db = openLogDatabase(options.path, options.busyTimeoutMs);
+    try {
+      return new EventLog(db, key, options);
+    } catch (error) {
+      db.close();
+      throw toLogError(error, 'log.open', options.path);
+    }
+  }
+
+  /** Appends one event in its own transaction and returns it as stored. */
+  append(session: string, draft: AppendDraft): LogEvent {
+    const events = this.#append(session, [prepareDraft(draft)]);
+    return events[0] as LogEvent;
+  }
+
+  /** Appends events in one transaction: all of them, or (on any invalid draft or failure) none. */
+  appendBatch(session: string, drafts: readonly AppendDraft[]): LogEvent[] {
+    return this.#append(session, prepareDrafts(drafts));
+  }
+
+  /** Events of `session` with `fromSeq <= seq <= toSeq`, in seq order. */
+  read(session: string, fromSeq = 1, toSeq = Number.MAX_SAFE_INTEGER): LogEvent[] {
+    checkSession(session, 'log.read');
+    checkSeq(fromSeq, 'fromSeq');
+    checkSeq(toSeq, 'toSeq');
+    return this.#use('log.read', () => this.#statements.range.all(session, fromSeq, toSeq, -1).map(toEvent));
+  }
+
+  /** The newest event's seq and hash, or `undefined` for a session with no events. */
+  head(session: string): { seq: number; hash: string } | undefined {
+    checkSession(session, 'log.head');
+    return this.#use('log.head', () => {
+      const row = this.#statements.head.get(session);
+      return row ? { seq: row.seq, hash: row.hash } : undefined;
+    });
+  }
+
+  /** Every session, the one appended to most recently first. */
+  sessions(): SessionRow[] {
+    return this.#use('log.sessions', () => this.#statements.sessions.all().map(toSessionRow));
+  }
+
+  /** Checks one session, or all; reports the first bad event (see `VerifyReport`). */
+  verify(session?: string): VerifyReport {
+    return this.#use('log.verify', () =>
+      verifyLog(this.#statements, this.#key, (fn) => this.#db.transaction(fn).deferred(), session),
+    );
+  }
+
+  /**
+   * Calls `listener` with each event this process appends, after its transaction commits, in seq
+   * order. Events other processes append are not seen. Returns the unsubscribe function.
+   */
+  subscribe(listener: (event: LogEvent) => void): () => void {
+    return this.#hub.subscribe(listener as LogListener);
+  }
+
+  /** Closes the database; later calls fail with `LOG_CLOSED`. Safe to call twice. */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#hub.clear();
+    this.#db.close();
+  }
+
+  #append(session: string, drafts: readonly PreparedDraft[]): LogEvent[] {
+    checkSession(session, 'log.append');
+    if (drafts.length === 0) return [];
+    const events = this.#use('log.append', () => this.#writer.immediate(session, drafts));
+    this.#hub.publish(events);
+    return events;
+  }
+
+  // Runs inside BEGIN IMMEDIATE: the write lock is held, so the head read here stays the head.
+  #write(session: string, drafts: readonly PreparedDraft[]): LogEvent[] {
+    const head = this.#heads.check(session);
+    if (!head.ok) throw headUnverified(session, head.detail);
+    // One timestamp per transaction, taken under the lock, so ts follows commit order as far as the wall clock does.
+    const ts = this.#clock().toISOString();
+    const events: LogEvent[] = [];
+    let { seq, hash: prev } = head;
+    for (const draft of drafts) {
+      seq += 1;
+      const event: LogEvent = { session, seq, ts, type: draft.type, actor: draft.actor, payload: draft.payload, prev, hash: '' };
+      event.hash = hashEventText(event, draft.payloadText);
+      this.#statements.insertEvent.run(session, seq, ts, draft.type, draft.actor, draft.payloadText, prev, event.hash);
+      events.push(event);
+      prev = event.hash;
+    }
+    const mac = checkpointMac(this.#key, session, seq, prev);
+    this.#statements.insertCheckpoint.run(session, seq, prev, ts, mac);
+    this.#heads.remember({ session, seq, hash: prev, mac });
+    return events;
+  }
+
+  #use<T>(operation: string, fn: () => T): T {
+    if (this.#closed) {
+      throw new EnvelopeError({ category: 'PRECONDITION_FAILED', code: LogCodes.LOG_CLOSED, operation, remediation: 'The log was closed; open it again.' });
+    }
+    try {
+      return fn();
+    } catch (error) {
+      throw toLogError(error, operation, this.#file);
+    }
+  }
+}
+
+function headUnverified(session: string, detail: string): EnvelopeError {
+  return new EnvelopeError({
+    category: 'PRECONDITION_FAILED',
+    code: LogCodes.LOG_HEAD_UNVERIFIED,
+    operation: 'log.append',
+    failed_parameter: 'session',
+    received_value: session,
+    remediation: `Session ${session} was changed outside nodwyn (${detail}); appending would sign the change. Run \`verify\`, restore the log from a backup, or continue in a new session.`,
+  });
+}

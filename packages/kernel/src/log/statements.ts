@@ -1,0 +1,89 @@
+import type { Statement } from 'better-sqlite3';
+import type { SqliteDatabase } from './schema.js';
+
+/** An events row as stored. */
+export interface EventRow {
+  session: string;
+  seq: number;
+  ts: string;
+  type: string;
+  actor: string;
+  payload: string;
+  prev: string;
+  hash: string;
+}
+
+/** A checkpoints row as stored. */
+export interface CheckpointRow {
+  session: string;
+  seq: number;
+  hash: string;
+  mac: string;
+}
+
+/** A sessions() row as the query returns it, before its first payload is parsed. */
+export interface SessionQueryRow {
+  id: string;
+  seq: number;
+  hash: string;
+  updated: string;
+  created: string | null;
+  first_type: string | null;
+  first_payload: string | null;
+}
+
+// Distinct sessions of a table by skip-scan over its (session, seq) primary key: one index probe per
+// session, instead of reading every row as `SELECT DISTINCT` would on a log of millions of events.
+const distinctSessions = (table: string): string => `
+  WITH RECURSIVE s(id) AS (
+    SELECT MIN(session) FROM ${table}
+    UNION ALL
+    SELECT (SELECT MIN(session) FROM ${table} WHERE session > s.id) FROM s WHERE s.id IS NOT NULL
+  ) SELECT id FROM s WHERE id IS NOT NULL`;
+
+// The head row's rowid orders sessions by their last append, which stays right even if the clock jumps.
+const SESSIONS_SQL = `
+  WITH ids(id) AS (${distinctSessions('events')})
+  SELECT ids.id AS id, h.seq AS seq, h.hash AS hash, h.ts AS updated,
+         f.ts AS created, f.type AS first_type, f.payload AS first_payload
+  FROM ids
+  JOIN events h ON h.session = ids.id AND h.seq = (SELECT MAX(seq) FROM events WHERE session = ids.id)
+  LEFT JOIN events f ON f.session = ids.id AND f.seq = 1
+  ORDER BY h.rowid DESC`;
+
+/**
+ * Every statement the log runs, prepared once per connection: preparing is a large share of an append's
+ * cost, and reusing statements is what lets batched appends run at tens of thousands per second.
+ * There is deliberately no UPDATE or DELETE among them.
+ */
+export interface LogStatements {
+  readonly head: Statement<[string], { seq: number; hash: string }>;
+  readonly newestCheckpoint: Statement<[string], CheckpointRow>;
+  readonly insertEvent: Statement<[string, number, string, string, string, string, string, string]>;
+  readonly insertCheckpoint: Statement<[string, number, string, string, string]>;
+  readonly range: Statement<[string, number, number, number], EventRow>;
+  readonly checkpointsAfter: Statement<[string, number, number], CheckpointRow>;
+  readonly eventHashAt: Statement<[string, number], string>;
+  readonly sessions: Statement<[], SessionQueryRow>;
+  readonly sessionIds: Statement<[], string>;
+  readonly checkpointSessionIds: Statement<[], string>;
+}
+
+/** Prepares the log's statements on `db`. */
+export function prepareStatements(db: SqliteDatabase): LogStatements {
+  return {
+    head: db.prepare('SELECT seq, hash FROM events WHERE session = ? ORDER BY seq DESC LIMIT 1'),
+    newestCheckpoint: db.prepare('SELECT session, seq, hash, mac FROM checkpoints WHERE session = ? ORDER BY seq DESC LIMIT 1'),
+    insertEvent: db.prepare('INSERT INTO events (session, seq, ts, type, actor, payload, prev, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
+    insertCheckpoint: db.prepare('INSERT INTO checkpoints (session, seq, hash, ts, mac) VALUES (?, ?, ?, ?, ?)'),
+    range: db.prepare(
+      'SELECT session, seq, ts, type, actor, payload, prev, hash FROM events WHERE session = ? AND seq BETWEEN ? AND ? ORDER BY seq LIMIT ?',
+    ),
+    checkpointsAfter: db.prepare('SELECT session, seq, hash, mac FROM checkpoints WHERE session = ? AND seq > ? ORDER BY seq LIMIT ?'),
+    // pluck(): these return the single column's value, which the type arguments state.
+    eventHashAt: db.prepare<[string, number], string>('SELECT hash FROM events WHERE session = ? AND seq = ?').pluck(),
+    sessions: db.prepare(SESSIONS_SQL),
+    sessionIds: db.prepare<[], string>(distinctSessions('events')).pluck(),
+    checkpointSessionIds: db.prepare<[], string>(distinctSessions('checkpoints')).pluck(),
+  };
+}

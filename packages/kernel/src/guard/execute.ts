@@ -24,7 +24,8 @@ function isToolResult(value: unknown): value is ToolResult {
 
 /**
  * The execute slot: runs the handler with a timeout, the caller's cancellation and the output cap. A
- * handler that ignores its abort signal is abandoned at the deadline, so a call always ends.
+ * handler that ignores its abort signal is abandoned at the deadline, so a call always ends. A handler
+ * that answers synchronously skips the timer and the race.
  */
 export async function execute(
   primitive: RegisteredPrimitive,
@@ -32,18 +33,14 @@ export async function execute(
   context: Omit<PrimitiveCallContext, 'signal'>,
   signal: AbortSignal,
 ): Promise<CappedResult> {
-  const timeoutMs = primitive.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new EnvelopeError(timeoutEnvelope(primitive.name, timeoutMs))), timeoutMs);
   const onParentAbort = (): void => controller.abort(new EnvelopeError(cancelEnvelope(primitive.name)));
   if (signal.aborted) onParentAbort();
   else signal.addEventListener('abort', onParentAbort, { once: true });
-  const aborted = new Promise<never>((_, reject) => {
-    if (controller.signal.aborted) reject(controller.signal.reason);
-    controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
-  });
   try {
-    const result = await Promise.race([primitive.handler(args, { ...context, signal: controller.signal }), aborted]);
+    const pending = primitive.handler(args, { ...context, signal: controller.signal });
+    const result = isPromise(pending) ? await raceDeadline(primitive, pending, controller) : pending;
+    if (controller.signal.aborted) throw controller.signal.reason;
     if (!isToolResult(result)) throw new EnvelopeError(invalidResultEnvelope(primitive));
     const capped = capContent(result.content, context.outputCap);
     return { ...result, ...capped };
@@ -55,10 +52,27 @@ export async function execute(
       { cause: error },
     );
   } finally {
-    clearTimeout(timer);
     signal.removeEventListener('abort', onParentAbort);
+  }
+}
+
+async function raceDeadline<T>(primitive: RegisteredPrimitive, pending: Promise<T>, controller: AbortController): Promise<T> {
+  const timeoutMs = primitive.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const timer = setTimeout(() => controller.abort(new EnvelopeError(timeoutEnvelope(primitive.name, timeoutMs))), timeoutMs);
+  const aborted = new Promise<never>((_, reject) => {
+    if (controller.signal.aborted) reject(controller.signal.reason);
+    controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
+  });
+  try {
+    return await Promise.race([pending, aborted]);
+  } finally {
+    clearTimeout(timer);
     aborted.catch(() => undefined);
   }
+}
+
+function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
 
 function timeoutEnvelope(name: string, ms: number) {

@@ -4,12 +4,12 @@ import {
   toEnvelope,
   TIERS,
   type ApplyResult,
-  type CheckStage,
   type Confirmer,
   type Envelope,
   type GuardCall,
   type Tier,
   type ToolResult,
+  type Verdict,
 } from '@nodwyn/plugin-api';
 import { randomUUID } from 'node:crypto';
 import { KernelCodes } from '../errors.js';
@@ -95,7 +95,9 @@ export class Guard {
       origin: request.origin,
       taint: request.taint ?? [],
     };
-    for (const slot of CHECK_SLOTS) await this.#checkSlot(slot, call, request);
+    for (const slot of CHECK_SLOTS) {
+      if (slot === 'policy' || this.deps.stages.of(slot).length > 0) await this.#checkSlot(slot, call, request);
+    }
     const signal = request.signal ?? new AbortController().signal;
     const context = {
       session: request.session,
@@ -140,19 +142,17 @@ export class Guard {
 
   async #checkSlot(slot: (typeof CHECK_SLOTS)[number], call: GuardCall, request: ApplyRequest): Promise<void> {
     const reasons: string[] = [];
-    const stages: { name: string; owner: string; check: CheckStage['check'] }[] = this.deps.stages
-      .of(slot)
-      .map(({ stage, owner }) => ({ name: stage.name, owner, check: (c) => stage.check(c) }));
-    if (slot === 'policy') stages.unshift({ name: 'tier', owner: 'kernel', check: tierVerdict });
-    for (const { name, owner, check } of stages) {
-      let verdict;
+    if (slot === 'policy') collect(tierVerdict(call), slot, 'tier', 'kernel', reasons);
+    for (const { stage, owner } of this.deps.stages.of(slot)) {
+      let verdict: Verdict;
       try {
-        verdict = await check(call);
+        const answer = stage.check(call);
+        // Most stages answer synchronously; awaiting only real promises keeps the common path cheap.
+        verdict = isPromise(answer) ? await answer : answer;
       } catch (error) {
-        throw new Denied(`${slot}:${name}`, stageFailure(error, slot, name, owner, call.name));
+        throw new Denied(`${slot}:${stage.name}`, stageFailure(error, slot, stage.name, owner, call.name));
       }
-      if (verdict.kind === 'deny') throw new Denied(`${slot}:${name}`, { ...verdict.envelope, plugin: verdict.envelope.plugin ?? owner });
-      if (verdict.kind === 'confirm') reasons.push(verdict.reason);
+      collect(verdict, slot, stage.name, owner, reasons);
     }
     if (reasons.length === 0) return;
     const granted = await askConfirmation(call, reasons, request.confirmer);
@@ -180,6 +180,15 @@ export class Guard {
       payload: { call_id: callId, name: String(request.name), ...host, ...fields },
     });
   }
+}
+
+function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
+}
+
+function collect(verdict: Verdict, slot: string, name: string, owner: string, reasons: string[]): void {
+  if (verdict.kind === 'deny') throw new Denied(`${slot}:${name}`, { ...verdict.envelope, plugin: verdict.envelope.plugin ?? owner });
+  if (verdict.kind === 'confirm') reasons.push(verdict.reason);
 }
 
 function toolActor(name: unknown): string {

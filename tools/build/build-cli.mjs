@@ -10,6 +10,21 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const outdir = join(root, 'apps', 'cli', 'dist');
 rmSync(outdir, { recursive: true, force: true });
+// zod re-exports its ~60 message locales through `z.locales`, which defeats tree shaking and more than
+// doubles the code node must compile at start. nodwyn's envelopes are English, so the bundle keeps `en`.
+const englishOnlyZodLocales = {
+  name: 'english-only-zod-locales',
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /\/locales\/index\.js$/ }, (args) =>
+      args.importer.includes(`${join('node_modules', 'zod')}`) ? { path: 'zod-locales-en', namespace: 'nodwyn' } : undefined,
+    );
+    pluginBuild.onLoad({ filter: /^zod-locales-en$/, namespace: 'nodwyn' }, () => ({
+      contents: "export { default as en } from 'zod/v4/locales/en.js';",
+      resolveDir: root,
+    }));
+  },
+};
+
 const started = Date.now();
 await build({
   // version.mjs lets bin/nodwyn.mjs answer --version without loading the command tree.
@@ -31,6 +46,7 @@ await build({
   tsconfig: join(root, 'tsconfig.base.json'),
   // CommonJS dependencies bundled into ESM still call require() for Node builtins.
   banner: { js: "import { createRequire as __nodwynRequire } from 'node:module'; const require = __nodwynRequire(import.meta.url);" },
+  plugins: [englishOnlyZodLocales],
   logLevel: 'warning',
 });
 console.log(`built apps/cli/dist/nodwyn.mjs in ${Date.now() - started} ms`);

@@ -49,6 +49,9 @@ export class Registry<T> {
   }
 
   list(): Owned<T>[] {
-    return [...this.#items.values()].sort((a, b) => this.nameOf(a.item).localeCompare(this.nameOf(b.item)));
+    return [...this.#items.values()].sort((a, b) => {
+      const [x, y] = [this.nameOf(a.item), this.nameOf(b.item)];
+      return x < y ? -1 : x > y ? 1 : 0;
+    });
   }
 }

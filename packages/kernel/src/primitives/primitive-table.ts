@@ -70,7 +70,8 @@ export class PrimitiveTable {
         egress: p.egress ?? false,
         inputSchema: p.inputSchema,
       }))
-      .sort((a, b) => a.name.localeCompare(b.name));
+      // Code-unit order, not localeCompare: the order is stable across locales, and ICU costs ~10 ms to load.
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 }
 

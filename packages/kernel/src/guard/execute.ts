@@ -1,6 +1,7 @@
 import { EnvelopeError, envelope, toEnvelope, type PrimitiveCallContext, type ToolResult } from '@nodwyn/plugin-api';
 import { KernelCodes } from '../errors.js';
 import type { RegisteredPrimitive } from '../primitives/primitive-table.js';
+import { isPromise } from './is-promise.js';
 
 /** Default timeout of one call when the primitive names none. */
 export const DEFAULT_TIMEOUT_MS = 120_000;
@@ -69,10 +70,6 @@ async function raceDeadline<T>(primitive: RegisteredPrimitive, pending: Promise<
     clearTimeout(timer);
     aborted.catch(() => undefined);
   }
-}
-
-function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
-  return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
 
 function timeoutEnvelope(name: string, ms: number) {

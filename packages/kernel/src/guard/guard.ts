@@ -1,11 +1,9 @@
 import {
-  EnvelopeError,
   envelope,
   toEnvelope,
   TIERS,
   type ApplyResult,
   type Confirmer,
-  type Envelope,
   type GuardCall,
   type Tier,
   type ToolResult,
@@ -17,6 +15,8 @@ import type { AppendDraft } from '../log/index.js';
 import type { PrimitiveTable, RegisteredPrimitive } from '../primitives/primitive-table.js';
 import { execute } from './execute.js';
 import { preflight } from './preflight.js';
+import { collect, Denied, stageFailure } from './denial.js';
+import { isPromise } from './is-promise.js';
 import { askConfirmation, tierVerdict } from './policy.js';
 import type { StageSet } from './stage-set.js';
 
@@ -40,12 +40,6 @@ export interface GuardDeps {
   readonly append: (session: string, draft: AppendDraft) => void;
   readonly workspace: string;
   readonly outputCap: number;
-}
-
-class Denied extends Error {
-  constructor(readonly stage: string, readonly envelope: Envelope) {
-    super(envelope.remediation);
-  }
 }
 
 const CHECK_SLOTS = ['resolve', 'preflight', 'policy', 'egress'] as const;
@@ -182,27 +176,7 @@ export class Guard {
   }
 }
 
-function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
-  return typeof (value as { then?: unknown } | null)?.then === 'function';
-}
-
-function collect(verdict: Verdict, slot: string, name: string, owner: string, reasons: string[]): void {
-  if (verdict.kind === 'deny') throw new Denied(`${slot}:${name}`, { ...verdict.envelope, plugin: verdict.envelope.plugin ?? owner });
-  if (verdict.kind === 'confirm') reasons.push(verdict.reason);
-}
-
 function toolActor(name: unknown): string {
   const text = String(name).toLowerCase().replace(/[^a-z0-9_./-]/g, '_');
   return text.length > 0 ? text.slice(0, 64) : 'unknown';
-}
-
-function stageFailure(error: unknown, slot: string, stage: string, owner: string, operation: string): Envelope {
-  if (error instanceof EnvelopeError) return { ...error.envelope, plugin: error.envelope.plugin ?? owner };
-  return envelope({
-    category: 'INTERNAL',
-    code: KernelCodes.GUARD_STAGE_FAILED,
-    operation,
-    plugin: owner,
-    remediation: `The ${slot} stage "${stage}" of ${owner} failed, so the call was denied (the guard fails closed). Report this to the plugin's author.`,
-  });
 }

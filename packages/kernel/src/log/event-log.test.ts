@@ -1,21 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import Database from 'better-sqlite3';
-import { EnvelopeError } from '@nodwyn/plugin-api';
-import { GENESIS_HASH, LogEventSchema, type Envelope, type LogEvent } from '@nodwyn/protocol';
+import { GENESIS_HASH, LogEventSchema, type LogEvent } from '@nodwyn/protocol';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { draft, tempLog, type TempLog } from '../../test/log/helpers.js';
+import { type TempLog, draft, envelopeOf, tempLog } from '../../test/log/helpers.js';
 import { hashEvent } from './event-hash.js';
 import { EventLog, type AppendDraft } from './index.js';
-
-function envelopeOf(fn: () => unknown): Envelope {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof EnvelopeError) return error.envelope;
-    throw error;
-  }
-  throw new Error('expected an EnvelopeError, but nothing was thrown');
-}
 
 const memory = (): EventLog => EventLog.open({ path: ':memory:' });
 

@@ -1,21 +1,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { EnvelopeError } from '@nodwyn/plugin-api';
-import type { Envelope } from '@nodwyn/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { tempLog, type TempLog } from '../../test/log/helpers.js';
+import { type TempLog, envelopeOf, tempLog } from '../../test/log/helpers.js';
 import { EventLog } from './event-log.js';
 import { LOG_KEY_BYTES, loadLogKey } from './key.js';
-
-function envelopeOf(fn: () => unknown): Envelope {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof EnvelopeError) return error.envelope;
-    throw error;
-  }
-  throw new Error('expected an EnvelopeError');
-}
 
 describe('the checkpoint key', () => {
   let t: TempLog;

@@ -2,22 +2,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import Database from 'better-sqlite3';
-import { EnvelopeError } from '@nodwyn/plugin-api';
-import type { Envelope } from '@nodwyn/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { draft, tempLog, type TempLog } from '../../test/log/helpers.js';
+import { type TempLog, draft, envelopeOf, tempLog } from '../../test/log/helpers.js';
 import { EventLog } from './event-log.js';
 import { LOG_APPLICATION_ID } from './schema.js';
-
-function envelopeOf(fn: () => unknown): Envelope {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof EnvelopeError) return error.envelope;
-    throw error;
-  }
-  throw new Error('expected an EnvelopeError');
-}
 
 describe('opening a log file', () => {
   let t: TempLog;

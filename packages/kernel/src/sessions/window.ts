@@ -1,5 +1,6 @@
-import type { ModelMessage } from '@nodwyn/plugin-api';
+import { envelope, type ModelMessage } from '@nodwyn/plugin-api';
 import type { Envelope, LogEvent, ToolCall } from '@nodwyn/protocol';
+import { KernelCodes } from '../errors.js';
 
 /** Rough token estimate (4 characters a token) used to keep the window within its budget. */
 export function estimateTokens(text: string): number {
@@ -13,23 +14,13 @@ function messageTokens(message: ModelMessage): number {
 
 /** The envelope of a call the log holds no outcome for (the process died while it ran). */
 export function interruptedEnvelope(call: ToolCall): Envelope {
-  return {
-    status: 'error',
+  return envelope({
     category: 'OUTCOME_UNKNOWN',
+    code: KernelCodes.TOOL_INTERRUPTED,
     operation: call.name,
-    http_status: null,
-    code: 'TOOL_INTERRUPTED',
-    failed_parameter: null,
-    received_value: null,
-    expected: null,
-    remediation: 'The run stopped while this call was in progress; check its effects before repeating it.',
     retryable: 'after_remediation',
-    retry_after_ms: null,
-    next_action: null,
-    request_id: null,
-    trace: { attempts: 0 },
-    plugin: null,
-  };
+    remediation: 'The run stopped while this call was in progress; check its effects before repeating it.',
+  });
 }
 
 function interruptedResult(call: ToolCall): ModelMessage {

@@ -46,6 +46,18 @@ export async function streamModel(
   }
 }
 
+/** The `message.assistant` payload of what arrived: a broken stream keeps its text, never half a tool call. */
+export function assistantPayload(streamed: StreamedMessage, provider: ModelProvider): Record<string, unknown> {
+  return {
+    text: streamed.text,
+    tool_calls: streamed.toolCalls,
+    stop_reason: streamed.stopReason,
+    provider: provider.id,
+    ...(provider.model ? { model: provider.model } : {}),
+    ...(streamed.usage ? { usage: streamed.usage } : {}),
+  };
+}
+
 // A provider that repeats or omits ids must not make two calls share one result.
 function uniqueCall(call: ToolCall, seen: readonly ToolCall[]): ToolCall {
   const base = typeof call.id === 'string' && call.id.length > 0 ? call.id : `call_${seen.length}`;

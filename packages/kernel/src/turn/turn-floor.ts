@@ -10,7 +10,6 @@ import {
   type TurnFloor,
 } from '@nodwyn/plugin-api';
 import type { FrontendEvent, ToolCall, TurnEndReason } from '@nodwyn/protocol';
-import canonicalize from 'canonicalize';
 import { KernelCodes } from '../errors.js';
 import type { Guard } from '../guard/guard.js';
 import type { AppendDraft } from '../log/index.js';
@@ -18,7 +17,8 @@ import type { PrimitiveTable } from '../primitives/primitive-table.js';
 import type { SessionStore } from '../sessions/session-store.js';
 import { fitWindow, messagesFromEvents } from '../sessions/window.js';
 import type { Budgets } from './budgets.js';
-import { streamModel } from './model-call.js';
+import { callKey, sameCalls } from './call-identity.js';
+import { assistantPayload, streamModel } from './model-call.js';
 import { budgetEnvelope, repeatEnvelope, stopEnvelope } from './stop-envelopes.js';
 
 /** What the floor needs from the kernel. */
@@ -108,18 +108,7 @@ export class Floor implements TurnFloor {
     const messages = await this.window();
     const streamed = await streamModel(provider, { session: this.session, messages, tools: this.tools() }, this.signal, this.options.onEvent ?? (() => undefined));
     if (streamed.complete || streamed.text.length > 0) {
-      this.deps.append(this.session, {
-        type: 'message.assistant',
-        actor: 'model',
-        payload: {
-          text: streamed.text,
-          tool_calls: streamed.toolCalls,
-          stop_reason: streamed.stopReason,
-          provider: provider.id,
-          ...(provider.model ? { model: provider.model } : {}),
-          ...(streamed.usage ? { usage: streamed.usage } : {}),
-        },
-      });
+      this.deps.append(this.session, { type: 'message.assistant', actor: 'model', payload: assistantPayload(streamed, provider) });
     }
     if (streamed.error) {
       this.#throwIfStopped();
@@ -169,7 +158,7 @@ export class Floor implements TurnFloor {
 
   async #runOne(call: ToolCall): Promise<ToolCallResult> {
     if (this.#stop) return this.#deny(call, 'turn', this.#stop.envelope);
-    const key = `${call.name}\u0000${canonicalize(call.args ?? null) ?? ''}`;
+    const key = callKey(call);
     const seen = (this.#repeats.get(key) ?? 0) + 1;
     this.#repeats.set(key, seen);
     const { budgets } = this.options;
@@ -208,8 +197,4 @@ export class Floor implements TurnFloor {
   #throwIfStopped(): void {
     if (this.#stop) throw new EnvelopeError(this.#stop.envelope);
   }
-}
-
-function sameCalls(a: readonly ToolCall[], b: readonly ToolCall[]): boolean {
-  return a.length === b.length && a.every((c, i) => c.id === b[i]!.id && c.name === b[i]!.name && canonicalize(c.args ?? null) === canonicalize(b[i]!.args ?? null));
 }

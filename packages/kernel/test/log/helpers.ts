@@ -2,6 +2,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import Database from 'better-sqlite3';
+import { EnvelopeError } from '@nodwyn/plugin-api';
+import type { Envelope } from '@nodwyn/protocol';
 import { EventLog, type AppendDraft } from '../../src/log/index.js';
 
 /** A temp folder with a log file and key path in it; `cleanup` removes it. */
@@ -42,4 +44,15 @@ export function rawTamperHandle(file: string): Database.Database {
     db.exec(`DROP TRIGGER IF EXISTS ${name}`);
   }
   return db;
+}
+
+/** The envelope `fn` throws; fails the test when it throws something else or nothing. */
+export function envelopeOf(fn: () => unknown): Envelope {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof EnvelopeError) return error.envelope;
+    throw error;
+  }
+  throw new Error('expected an EnvelopeError, but nothing was thrown');
 }

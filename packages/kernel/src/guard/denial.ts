@@ -1,0 +1,27 @@
+import { EnvelopeError, envelope, type Envelope, type Verdict } from '@nodwyn/plugin-api';
+import { KernelCodes } from '../errors.js';
+
+/** Thrown inside the guard when a stage denies; `apply` turns it into a logged `tool.denied`. */
+export class Denied extends Error {
+  constructor(readonly stage: string, readonly envelope: Envelope) {
+    super(envelope.remediation);
+  }
+}
+
+/** Applies a check stage's verdict: a deny stops the call; a confirm adds its reason to `reasons`. */
+export function collect(verdict: Verdict, slot: string, name: string, owner: string, reasons: string[]): void {
+  if (verdict.kind === 'deny') throw new Denied(`${slot}:${name}`, { ...verdict.envelope, plugin: verdict.envelope.plugin ?? owner });
+  if (verdict.kind === 'confirm') reasons.push(verdict.reason);
+}
+
+/** The envelope of a stage that threw: its own envelope if it had one, else a fail-closed INTERNAL one. */
+export function stageFailure(error: unknown, slot: string, stage: string, owner: string, operation: string): Envelope {
+  if (error instanceof EnvelopeError) return { ...error.envelope, plugin: error.envelope.plugin ?? owner };
+  return envelope({
+    category: 'INTERNAL',
+    code: KernelCodes.GUARD_STAGE_FAILED,
+    operation,
+    plugin: owner,
+    remediation: `The ${slot} stage "${stage}" of ${owner} failed, so the call was denied (the guard fails closed). Report this to the plugin's author.`,
+  });
+}

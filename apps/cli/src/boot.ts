@@ -3,6 +3,7 @@ import { Kernel } from '@nodwyn/kernel';
 import { API_VERSION } from '@nodwyn/plugin-api';
 import { PluginHost } from '@nodwyn/plugin-host';
 import { mkdirSync, realpathSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { loadConfig, type Config } from './config.js';
 import { defaultDistribution } from './distribution.js';
 import { configPath, dataDir, logPaths } from './paths.js';
@@ -21,6 +22,9 @@ export async function boot(): Promise<Runtime> {
   const dir = dataDir();
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const config = loadConfig(configPath());
+  // Third-party plugins resolve from the config folder, never the workspace: a cloned repository must not
+  // be able to put code in the agent by shipping its own node_modules.
+  const pluginRoot = dirname(configPath());
   const workspace = realpathSync(process.cwd());
   const kernel = Kernel.open({ ...logPaths(dir), workspace });
   const host = new PluginHost({
@@ -32,7 +36,7 @@ export async function boot(): Promise<Runtime> {
     disabled: config.distribution?.disabled ?? [],
   });
   try {
-    await host.load(defaultDistribution(config, workspace));
+    await host.load(defaultDistribution(config, pluginRoot));
     await host.start();
   } catch (error) {
     kernel.close();

@@ -1,6 +1,7 @@
 import { EnvelopeError, jsonPath, z } from '@nodwyn/plugin-api';
 import { existsSync, readFileSync } from 'node:fs';
 import { parse, TomlError } from 'smol-toml';
+import { CliCodes } from './errors.js';
 
 const positive = z.number().int().positive();
 
@@ -43,7 +44,7 @@ export function loadConfig(path: string): Config {
   } catch (error) {
     const where = error instanceof TomlError ? ` at line ${error.line}, column ${error.column}` : '';
     throw new EnvelopeError(
-      { category: 'VALIDATION_FAILED', code: 'CONFIG_INVALID_TOML', operation: 'config.load', received_value: path, remediation: `Fix the TOML syntax of ${path}${where}.` },
+      { category: 'VALIDATION_FAILED', code: CliCodes.CONFIG_INVALID_TOML, operation: 'config.load', received_value: path, remediation: `Fix the TOML syntax of ${path}${where}.` },
       { cause: error },
     );
   }
@@ -52,7 +53,7 @@ export function loadConfig(path: string): Config {
     const issue = parsed.error.issues[0]!;
     throw new EnvelopeError({
       category: 'VALIDATION_FAILED',
-      code: 'CONFIG_INVALID',
+      code: CliCodes.CONFIG_INVALID,
       operation: 'config.load',
       failed_parameter: jsonPath(issue.path),
       expected: issue.message,

@@ -3,7 +3,8 @@ import type { Config } from './config.js';
 
 /**
  * The default distribution: every first-party plugin this release ships, plus the third-party plugins
- * the user's config names (`[[distribution.plugins]]`), loaded by package name from the workspace.
+ * the user's config names (`[[distribution.plugins]]`), resolved by package name from `resolveFrom` (the
+ * config folder, where the user installs them).
  */
 export function defaultDistribution(config: Config, resolveFrom: string): Distribution {
   const firstParty: DistributionEntry[] = [

@@ -8,11 +8,11 @@ beforeEach(() => {
 });
 afterEach(() => box.remove());
 
-/** Writes a third-party plugin package into the workspace's node_modules. */
-function thirdParty(name: string, body: string, apiVersion = '^0.1.0'): void {
-  box.write(`node_modules/${name}/package.json`, JSON.stringify({ name, version: '1.0.0', type: 'module', main: 'index.js' }));
+/** Writes a third-party plugin package into `root`'s node_modules (the config folder by default). */
+function thirdParty(name: string, body: string, apiVersion = '^0.1.0', root = box.home): void {
+  box.write(`${root}/node_modules/${name}/package.json`, JSON.stringify({ name, version: '1.0.0', type: 'module', main: 'index.js' }));
   box.write(
-    `node_modules/${name}/index.js`,
+    `${root}/node_modules/${name}/index.js`,
     `export default { manifest: { name: ${JSON.stringify(name)}, version: '1.0.0', apiVersion: ${JSON.stringify(apiVersion)}, provides: [], requires: [], permissions: [] }, register() {}, ${body} };\n`,
   );
 }
@@ -45,6 +45,13 @@ describe('nodwyn plugins and the distribution', () => {
     expect(human).toMatch(/future-plugin\s+1\.0\.0\s+\^9\.0\.0\s+failed\s+PLUGIN_API_INCOMPATIBLE/);
     const run = box.run(['run', 'x', '--script', box.script([{ text: 'still here' }])]);
     expect([run.code, run.stdout]).toEqual([0, 'still here\n']);
+  });
+
+  it('never loads a plugin from the workspace, so a cloned repository cannot add code to the agent', () => {
+    thirdParty('repo-plugin', "register() { throw new Error('repository code ran'); }", '^0.1.0', box.workspace);
+    box.write(`${box.home}/config.toml`, '[[distribution.plugins]]\npackage = "repo-plugin"\nrange = "^1.0.0"\n');
+    const report = JSON.parse(box.run(['plugins', '--json']).stdout) as { name: string; state: string; envelope?: { code: string } }[];
+    expect(report.find((p) => p.name === 'repo-plugin')).toMatchObject({ state: 'failed', envelope: { code: 'PLUGIN_NOT_FOUND' } });
   });
 
   it('lists the model-visible tools with tier and input schema', () => {

@@ -1,4 +1,7 @@
 import type { PluginContext } from './context.js';
+import { EnvelopeError } from './envelope.js';
+import { PluginApiCodes } from './errors.js';
+import { jsonPath, valueAt } from './json-path.js';
 import { ManifestSchema, type Manifest, type ManifestInput } from './manifest.js';
 
 /** A plugin: a value with a manifest and lifecycle hooks. */
@@ -13,7 +16,8 @@ export interface PluginDefinition {
 }
 
 /**
- * Declares a plugin. The manifest is parsed here, so a malformed one fails where it is written.
+ * Declares a plugin. The manifest is parsed here, so a malformed one fails where it is written, with a
+ * `VALIDATION_FAILED` envelope whose `failed_parameter` is the JSON path of the first problem.
  *
  * @example
  * export const helloPlugin = definePlugin({
@@ -27,5 +31,19 @@ export function definePlugin(plugin: {
   start?: PluginDefinition['start'];
   stop?: PluginDefinition['stop'];
 }): PluginDefinition {
-  return { ...plugin, manifest: ManifestSchema.parse(plugin.manifest) };
+  const parsed = ManifestSchema.safeParse(plugin.manifest);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const where = jsonPath(issue.path);
+    throw new EnvelopeError({
+      category: 'VALIDATION_FAILED',
+      code: PluginApiCodes.PLUGIN_MANIFEST_INVALID,
+      plugin: typeof plugin.manifest?.name === 'string' ? plugin.manifest.name : undefined,
+      failed_parameter: where,
+      received_value: valueAt(plugin.manifest, issue.path),
+      expected: issue.message,
+      remediation: `Fix the manifest at ${where}: ${issue.message}.`,
+    });
+  }
+  return { ...plugin, manifest: parsed.data };
 }

@@ -1,4 +1,5 @@
 import { RECEIVED_VALUE_MAX, type Category, type Envelope, type Retryable } from '@nodwyn/protocol';
+import { PluginApiCodes } from './errors.js';
 
 /** What a caller states to build an envelope; everything else gets a neutral default. */
 export interface EnvelopeInit {
@@ -116,7 +117,7 @@ export function toEnvelope(error: unknown, context: { operation?: string; plugin
   const message = error instanceof Error ? error.message : describeReceived(error);
   return envelope({
     category: 'INTERNAL',
-    code: context.code ?? 'UNEXPECTED_ERROR',
+    code: context.code ?? PluginApiCodes.UNEXPECTED_ERROR,
     operation: context.operation,
     plugin: context.plugin,
     remediation: `An unexpected error occurred: ${describeReceived(message)}. This is a bug in ${context.plugin ?? 'nodwyn'}; report it with the session id.`,

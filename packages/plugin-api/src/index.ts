@@ -4,6 +4,7 @@ export * from './command.js';
 export * from './context.js';
 export * from './define-plugin.js';
 export * from './envelope.js';
+export * from './errors.js';
 export * from './guard.js';
 export * from './json-path.js';
 export * from './loop.js';

@@ -1,4 +1,5 @@
 import type { Envelope, ToolCall, Usage } from '@nodwyn/protocol';
+import type { ApplyResult } from './primitive.js';
 import type { ModelMessage, ToolSpec } from './provider.js';
 
 /** A finished assistant message, as logged. */
@@ -34,6 +35,11 @@ export interface TurnFloor {
   callModel(): Promise<AssistantMessage>;
   /** Runs the tool calls of the latest assistant message through the guard: exactly one result per call. */
   runToolCalls(message: AssistantMessage): Promise<readonly ToolCallResult[]>;
+  /**
+   * Calls a host primitive (`area.verb`, e.g. `judge.score`) through the guard. Model-visible tools are
+   * refused here: only the model's own calls run them.
+   */
+  callPrimitive(name: string, args: unknown): Promise<ApplyResult>;
 }
 
 /** What a strategy returns when the model has answered. */

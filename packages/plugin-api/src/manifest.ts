@@ -1,6 +1,10 @@
 import { z } from 'zod';
 
-/** What a plugin may ask the host for. Undeclared permissions are refused at use. */
+/**
+ * What a plugin may ask the host for. The host enforces `log.read` (the context's log view throws
+ * without it); the others are declared for people to review in `nodwyn plugins` and for the sandboxed
+ * and egress layers that check them.
+ */
 export const PERMISSIONS = ['log.read', 'fs.read', 'fs.write', 'process.spawn', 'net'] as const;
 /** A plugin permission. */
 export type Permission = (typeof PERMISSIONS)[number];

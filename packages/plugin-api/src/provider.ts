@@ -36,7 +36,7 @@ export interface ModelProvider {
   stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelStreamEvent>;
 }
 
-/** Options a person gives a provider (`--model`, `--base-url`, `--script`, `--session`, config). */
+/** Options a person gives a provider on the command line or in config (`--model`, `--script`, `--session`). */
 export type ProviderOptions = Readonly<Record<string, string | undefined>>;
 
 /** Registered by a plugin; creates providers from options. */

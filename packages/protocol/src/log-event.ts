@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { EnvelopeSchema } from './envelope.js';
 
-/** Hex SHA-256 of nothing: the `prev` of a session's first event. */
+/** 64 zero hex digits: the `prev` of a session's first event, which has no predecessor. */
 export const GENESIS_HASH = '0'.repeat(64);
 
 /**

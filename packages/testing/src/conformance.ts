@@ -99,13 +99,12 @@ export function describeLoopConformance(plugin: PluginDefinition, strategyId: st
       }
     });
 
-    it('lets the progress guard stop a loop that repeats itself', async () => {
+    it('lets the floor stop the run instead of swallowing the stop', async () => {
       const t = await startTestKernel({ plugins: [plugin, echoPlugin()] });
       try {
-        const same = { toolCalls: [{ name: 'echo', args: { text: 'again' } }] };
-        const provider = listProvider([same, same, same, same, { text: 'never' }]);
-        const result = await t.run('go', { provider, loop: t.kernel.loops.get(strategyId).item });
-        expect(result.reason).toBe('progress');
+        const provider = listProvider([{ toolCalls: [{ name: 'echo', args: { text: 'a' } }, { name: 'echo', args: { text: 'b' } }] }, { text: 'never' }]);
+        const result = await t.run('go', { provider, loop: t.kernel.loops.get(strategyId).item, budgets: { maxToolCalls: 1 } });
+        expect([result.reason, result.envelope?.code]).toEqual(['budget', 'BUDGET_TOOL_CALLS']);
       } finally {
         await t.stop();
       }

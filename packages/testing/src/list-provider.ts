@@ -1,5 +1,6 @@
 import { EnvelopeError, type ModelProvider, type ModelRequest, type ModelStreamEvent } from '@nodwyn/plugin-api';
 import type { ToolCall } from '@nodwyn/protocol';
+import { TestingCodes } from './errors.js';
 
 /** One canned model reply: text and/or tool calls. */
 export interface CannedReply {
@@ -23,9 +24,9 @@ export function listProvider(replies: readonly CannedReply[]): ModelProvider & {
       const index = request.messages.slice(lastUser + 1).filter((m) => m.role === 'assistant').length;
       const reply = replies[index];
       if (!reply) {
-        throw new EnvelopeError({ category: 'PRECONDITION_FAILED', code: 'LIST_EXHAUSTED', remediation: `The test gave ${replies.length} replies; reply ${index + 1} was asked for.` });
+        throw new EnvelopeError({ category: 'PRECONDITION_FAILED', code: TestingCodes.LIST_EXHAUSTED, remediation: `The test gave ${replies.length} replies; reply ${index + 1} was asked for.` });
       }
-      if (signal.aborted) throw new EnvelopeError({ category: 'CANCELLED', code: 'LIST_CANCELLED', remediation: 'The call was cancelled.' });
+      if (signal.aborted) throw new EnvelopeError({ category: 'CANCELLED', code: TestingCodes.LIST_CANCELLED, remediation: 'The call was cancelled.' });
       if (reply.text) yield { type: 'text', text: reply.text };
       const calls: ToolCall[] = (reply.toolCalls ?? []).map((c, i) => ({ id: `call_${index}_${i}`, name: c.name, args: c.args }));
       for (const call of calls) yield { type: 'tool_call', call };

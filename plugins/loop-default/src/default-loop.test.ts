@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EnvelopeError, type AssistantMessage, type ToolCallResult, type TurnFloor } from '@nodwyn/plugin-api';
+import { EnvelopeError, type ApplyResult, type AssistantMessage, type ToolCallResult, type TurnFloor } from '@nodwyn/plugin-api';
 import { defaultLoop } from './default-loop.js';
 
 /** A floor that answers `callModel` from a list and records every call the strategy makes, in order. */
@@ -37,6 +37,11 @@ class RecordingFloor implements TurnFloor {
     this.ran.push(message);
     if (this.toolFailure) throw this.toolFailure;
     return message.toolCalls.map((call) => ({ call, ok: true, content: `result of ${call.id}` }));
+  }
+
+  async callPrimitive(name: string): Promise<ApplyResult> {
+    this.calls.push(`callPrimitive(${name})`);
+    return { ok: true, content: '', truncated: false, taint: [] };
   }
 }
 

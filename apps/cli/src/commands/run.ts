@@ -1,8 +1,9 @@
-import { EnvelopeError, type ModelProvider } from '@nodwyn/plugin-api';
+import { EnvelopeError } from '@nodwyn/plugin-api';
 import type { LogEvent } from '@nodwyn/protocol';
 import type { Budgets, RunResult } from '@nodwyn/kernel';
 import { withRuntime, type Runtime } from '../boot.js';
 import { confirmerFor } from '../confirmer.js';
+import { CliCodes } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { formatEnvelope } from '../output.js';
 import { guarded } from './guarded.js';
@@ -35,7 +36,7 @@ async function run(runtime: Runtime, prompt: string | undefined, flags: RunFlags
   if (text === undefined) {
     throw new EnvelopeError({
       category: 'VALIDATION_FAILED',
-      code: 'RUN_PROMPT_MISSING',
+      code: CliCodes.RUN_PROMPT_MISSING,
       failed_parameter: 'prompt',
       remediation: 'Give the prompt as an argument: nodwyn run "what to do".',
     });
@@ -55,7 +56,7 @@ async function run(runtime: Runtime, prompt: string | undefined, flags: RunFlags
     const result = await kernel.run({
       session,
       prompt: text,
-      provider: provider as ModelProvider,
+      provider,
       strategy: loop.item,
       strategyOwner: loop.owner,
       budgets: budgetsFrom(runtime, flags),

@@ -1,4 +1,4 @@
-import { EnvelopeError, envelope, type Envelope, type Verdict } from '@nodwyn/plugin-api';
+import { envelope, isEnvelopeError, type Envelope, type Verdict } from '@nodwyn/plugin-api';
 import { KernelCodes } from '../errors.js';
 
 /** Thrown inside the guard when a stage denies; `apply` turns it into a logged `tool.denied`. */
@@ -16,7 +16,8 @@ export function collect(verdict: Verdict, slot: string, name: string, owner: str
 
 /** The envelope of a stage that threw: its own envelope if it had one, else a fail-closed INTERNAL one. */
 export function stageFailure(error: unknown, slot: string, stage: string, owner: string, operation: string): Envelope {
-  if (error instanceof EnvelopeError) return { ...error.envelope, plugin: error.envelope.plugin ?? owner };
+  // By shape, not instanceof: a third-party plugin bundles its own copy of plugin-api's EnvelopeError.
+  if (isEnvelopeError(error)) return { ...error.envelope, plugin: error.envelope.plugin ?? owner };
   return envelope({
     category: 'INTERNAL',
     code: KernelCodes.GUARD_STAGE_FAILED,

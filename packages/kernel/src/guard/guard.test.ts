@@ -75,6 +75,18 @@ describe('Guard.apply', () => {
     expect(seen).toEqual(['boom']);
   });
 
+  it('keeps the envelope a stage throws even from another copy of plugin-api', async () => {
+    kernel = memoryKernel();
+    kernel.primitives.register('t', echo);
+    // What a third-party plugin's own bundled EnvelopeError looks like: a different class, the same shape.
+    class ForeignEnvelopeError extends Error {
+      readonly envelope = envelope({ category: 'PERMISSION_DENIED', code: 'THEIR_CODE', remediation: 'theirs' });
+    }
+    kernel.stages.add('third', { name: 'strict', slot: 'policy', check: () => { throw new ForeignEnvelopeError('no'); } });
+    const result = await kernel.apply({ session: 's', name: 'echo', args: { text: 'x' }, origin: 'model' });
+    expect(result.ok ? undefined : [result.envelope.code, result.envelope.plugin]).toEqual(['THEIR_CODE', 'third']);
+  });
+
   it('passes a stage deny through with the plugin named', async () => {
     kernel = memoryKernel();
     kernel.primitives.register('t', echo);
@@ -100,6 +112,15 @@ describe('Guard.apply', () => {
     const result = await kernel.apply({ session: 's', name: 'echo', args: { text: 'raw-output' }, origin: 'host' });
     expect(result.ok).toBe(false);
     expect(kernel.log.read('s').filter((e) => e.type === 'tool.completed')).toHaveLength(0);
+  });
+
+  it('never throws when the log slot refuses the outcome, and returns no unfiltered result', async () => {
+    kernel = memoryKernel();
+    kernel.primitives.register('t', echo);
+    kernel.stages.add('l1', { name: 'broken', slot: 'log', filter: () => { throw new Error('layer down'); } });
+    const result = await kernel.apply({ session: 's', name: 'echo', args: { text: 'raw' }, origin: 'model' });
+    expect(result.ok ? undefined : [result.envelope.code, result.stage]).toEqual(['LOG_FILTER_FAILED', 'log']);
+    expect(JSON.stringify(result)).not.toContain('raw');
   });
 
   it('refuses stages at the execute slot', () => {

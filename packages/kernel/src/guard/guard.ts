@@ -55,22 +55,27 @@ export class Guard {
   /** Applies one call. Never throws: every failure is an envelope in the result (and in the log). */
   async apply(request: ApplyRequest): Promise<ApplyResult> {
     const callId = request.callId ?? `host_${randomUUID()}`;
+    let outcome: { type: string; fields: Record<string, unknown>; result: ApplyResult };
     try {
       const result = await this.#run(request, callId);
-      this.#log(request, callId, 'tool.completed', {
-        content: result.content,
-        ...(result.truncated ? { truncated: true } : {}),
-        ...(result.taint?.length ? { taint: [...result.taint] } : {}),
-      });
-      return { ok: true, content: result.content, data: result.data, truncated: result.truncated, taint: result.taint ?? [] };
+      outcome = {
+        type: 'tool.completed',
+        fields: { content: result.content, ...(result.truncated ? { truncated: true } : {}), ...(result.taint?.length ? { taint: [...result.taint] } : {}) },
+        result: { ok: true, content: result.content, data: result.data, truncated: result.truncated, taint: result.taint ?? [] },
+      };
     } catch (error) {
       const denied = error instanceof Denied;
       const env = denied ? error.envelope : toEnvelope(error, { operation: request.name, code: KernelCodes.TOOL_HANDLER_FAILED });
       const stage = denied ? error.stage : 'execute';
-      if (denied) this.#log(request, callId, 'tool.denied', { stage, envelope: env });
-      else this.#log(request, callId, 'tool.failed', { envelope: env });
-      return { ok: false, envelope: env, stage };
+      outcome = { type: denied ? 'tool.denied' : 'tool.failed', fields: denied ? { stage, envelope: env } : { envelope: env }, result: { ok: false, envelope: env, stage } };
     }
+    try {
+      this.#log(request, callId, outcome.type, outcome.fields);
+    } catch (error) {
+      // The log slot refused the outcome (a text layer failed): the result must not reach anyone unfiltered.
+      return { ok: false, envelope: toEnvelope(error, { operation: request.name }), stage: 'log' };
+    }
+    return outcome.result;
   }
 
   async #run(request: ApplyRequest, callId: string): Promise<ToolResult & { truncated: boolean }> {

@@ -35,4 +35,10 @@ describe('PrimitiveTable', () => {
     table.register('p', { ...base, name: 'x', input: z.object({ path: z.string().describe('where') }) });
     expect(table.list()[0]!.inputSchema).toMatchObject({ type: 'object', properties: { path: { type: 'string', description: 'where' } } });
   });
+
+  it('lists a field with a default as optional, since the model writes arguments before parsing', () => {
+    const table = new PrimitiveTable(() => undefined);
+    table.register('p', { ...base, name: 'x', input: z.object({ path: z.string(), depth: z.number().default(1) }) });
+    expect(table.list()[0]!.inputSchema.required).toEqual(['path']);
+  });
 });

@@ -48,7 +48,8 @@ export class PrimitiveTable {
         remediation: `Primitive "${definition.name}" is already registered by ${previous.owner}. Pick another name, or register with { replace: true } to replace it on purpose.`,
       });
     }
-    const inputSchema = z.toJSONSchema(definition.input, { unrepresentable: 'any' }) as Record<string, unknown>;
+    // `io: 'input'`: the model writes arguments before parsing, so a field with a default is optional to it.
+    const inputSchema = z.toJSONSchema(definition.input, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
     this.#entries.set(definition.name, { ...definition, owner, inputSchema });
     if (previous) this.#onReplace({ name: definition.name, previousOwner: previous.owner, owner });
   }

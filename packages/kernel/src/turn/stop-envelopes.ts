@@ -29,3 +29,8 @@ export function repeatEnvelope(call: ToolCall, times: number): Envelope {
     remediation: `${call.name} was called ${times} times with the same arguments, so the run was stopped as making no progress. Try a different approach.`,
   });
 }
+
+/** A loop strategy tried to run a call that is not the model's own. */
+export function foreignCallEnvelope(remediation: string): Envelope {
+  return envelope({ category: 'PRECONDITION_FAILED', code: KernelCodes.LOOP_FOREIGN_CALL, remediation, retryable: 'never' });
+}

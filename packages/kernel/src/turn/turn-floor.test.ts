@@ -108,6 +108,26 @@ describe('the turn floor', () => {
     expect([repaired.payload.call_id, (repaired.payload.envelope as { code: string }).code]).toEqual(['lost', 'TOOL_INTERRUPTED']);
   });
 
+  it('lets a strategy call host primitives through the guard, but never model tools', async () => {
+    const session = setup();
+    kernel.primitives.register('t', { ...echo, name: 'judge.score', visibility: 'host', handler: () => ({ content: '0.9' }) });
+    const seen: unknown[] = [];
+    const strategy = {
+      id: 'scoring',
+      description: 'asks a host primitive, then tries a model tool',
+      async run(floor: import('@nodwyn/plugin-api').TurnFloor) {
+        seen.push(await floor.callPrimitive('judge.score', { text: 'plan' }));
+        seen.push(await floor.callPrimitive('echo', { text: 'sneaky' }).catch((e: { envelope: { code: string } }) => e.envelope.code));
+        return { answer: 'done' };
+      },
+    };
+    const result = await kernel.run({ session, prompt: 'go', provider: replies([]), strategy });
+    expect(result.reason).toBe('answer');
+    expect(seen).toEqual([expect.objectContaining({ ok: true, content: '0.9' }), 'LOOP_FOREIGN_CALL']);
+    const outcome = kernel.log.read(session).find((e) => e.type === 'tool.completed')!;
+    expect([outcome.payload.name, outcome.payload.origin]).toEqual(['judge.score', 'host']);
+  });
+
   it('offers only model-visible tools', async () => {
     const session = setup();
     kernel.primitives.register('t', { ...echo, name: 'secret.read', visibility: 'host' });

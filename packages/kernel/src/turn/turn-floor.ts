@@ -1,5 +1,6 @@
 import {
   EnvelopeError,
+  type ApplyResult,
   type AssistantMessage,
   type Confirmer,
   type Envelope,
@@ -19,7 +20,7 @@ import { fitWindow, messagesFromEvents } from '../sessions/window.js';
 import type { Budgets } from './budgets.js';
 import { callKey, sameCalls } from './call-identity.js';
 import { assistantPayload, streamModel } from './model-call.js';
-import { budgetEnvelope, repeatEnvelope, stopEnvelope } from './stop-envelopes.js';
+import { budgetEnvelope, foreignCallEnvelope, repeatEnvelope, stopEnvelope } from './stop-envelopes.js';
 
 /** What the floor needs from the kernel. */
 export interface FloorDeps {
@@ -124,11 +125,7 @@ export class Floor implements TurnFloor {
   async runToolCalls(message: AssistantMessage): Promise<readonly ToolCallResult[]> {
     const pending = this.#pending;
     if (!pending || !sameCalls(pending.message.toolCalls, message.toolCalls) || pending.answered.size > 0) {
-      throw new EnvelopeError({
-        category: 'PRECONDITION_FAILED',
-        code: KernelCodes.LOOP_FOREIGN_CALL,
-        remediation: 'Only the tool calls of the latest assistant message run, and each only once. This is a bug in the loop strategy.',
-      });
+      throw new EnvelopeError(foreignCallEnvelope('Only the tool calls of the latest assistant message run, and each only once. This is a bug in the loop strategy.'));
     }
     const results: ToolCallResult[] = [];
     for (const call of pending.message.toolCalls) {
@@ -137,6 +134,14 @@ export class Floor implements TurnFloor {
     }
     this.#throwIfStopped();
     return results;
+  }
+
+  async callPrimitive(name: string, args: unknown): Promise<ApplyResult> {
+    this.#throwIfStopped();
+    if (this.deps.primitives.get(name)?.visibility === 'model') {
+      throw new EnvelopeError(foreignCallEnvelope(`${name} is a model tool; only the model's own tool calls run it. A loop strategy may call host primitives only.`));
+    }
+    return this.deps.guard.apply({ session: this.session, name, args, origin: 'host', signal: this.signal, confirmer: this.options.confirmer });
   }
 
   /** Gives every call of the latest message that has no result one, so no call is left unanswered. */

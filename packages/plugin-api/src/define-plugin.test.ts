@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { definePlugin } from './define-plugin.js';
+import { isEnvelopeError } from './envelope.js';
+
+describe('definePlugin', () => {
+  it('parses the manifest, filling defaults', () => {
+    const plugin = definePlugin({ manifest: { name: 'p', version: '1.0.0', apiVersion: '^0.1.0' }, register: () => undefined });
+    expect(plugin.manifest).toMatchObject({ provides: [], requires: [], permissions: [] });
+  });
+
+  it('refuses a malformed manifest with an envelope naming the JSON path', () => {
+    let error: unknown;
+    try {
+      definePlugin({ manifest: { name: 'p', version: '1.0.0', apiVersion: '^0.1.0', provides: ['read_file'] }, register: () => undefined });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(isEnvelopeError(error) && error.envelope).toMatchObject({
+      category: 'VALIDATION_FAILED',
+      code: 'PLUGIN_MANIFEST_INVALID',
+      plugin: 'p',
+      failed_parameter: '$.provides[0]',
+      received_value: 'read_file',
+    });
+  });
+});

@@ -1,0 +1,5 @@
+/** Codes of the envelopes the test helpers build. */
+export const TestingCodes = {
+  LIST_EXHAUSTED: 'LIST_EXHAUSTED',
+  LIST_CANCELLED: 'LIST_CANCELLED',
+} as const;

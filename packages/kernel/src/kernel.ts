@@ -106,6 +106,9 @@ export class Kernel {
       registerLoop: (owner: string, strategy: LoopStrategy) => this.loops.register(owner, strategy),
       addStage: (owner: string, stage: GuardStage) => this.stages.add(owner, stage),
       registerCommand: (owner: string, command: CliCommand) => this.commands.register(owner, command),
+      appendEvent: (owner: string, session: string, type: string, payload: Readonly<Record<string, unknown>>) => {
+        this.append(session, { type, actor: `plugin:${owner}`, payload });
+      },
       log: this.reader,
     };
   }

@@ -44,6 +44,8 @@ export interface PluginContext {
   readonly loops: { register(strategy: LoopStrategy): void };
   readonly guard: { addStage(stage: GuardStage): void };
   readonly commands: { register(command: CliCommand): void };
+  /** Appends events of this plugin to a session (actor `plugin:<name>`), through the log stages. */
+  readonly events: { append(session: string, type: string, payload: Readonly<Record<string, unknown>>): void };
   readonly services: {
     provide<T>(token: Token<T>, value: T): void;
     get<T>(token: Token<T>): T;

@@ -1,4 +1,5 @@
 import type { Envelope } from '@nodwyn/protocol';
+import type { EgressTarget } from './egress.js';
 import type { Tier, ToolResult, Visibility } from './primitive.js';
 
 /** The guard's slots, in the order they run. The kernel owns `execute`; plugins add stages to the rest. */
@@ -17,17 +18,22 @@ export interface GuardCall {
   readonly visibility: Visibility;
   readonly owner: string;
   readonly egress: boolean;
+  /** What an egress primitive will send (its `egressTargets`), empty otherwise. */
+  readonly targets: readonly EgressTarget[];
   /** `model` for the model's own calls, `host` for nested calls from primitives or sandboxes. */
   readonly origin: 'model' | 'host';
   /** Taint tags the arguments carry. */
   readonly taint: readonly string[];
 }
 
-/** A check stage's answer. `confirm` asks the person (or `--yes`); without one the call is denied. */
+/**
+ * A check stage's answer. `confirm` asks the person (or `--yes`); when nobody can answer, the call is
+ * denied with `otherwise`, or `CONFIRMATION_REQUIRED` when the stage gave none.
+ */
 export type Verdict =
   | { readonly kind: 'allow' }
   | { readonly kind: 'deny'; readonly envelope: Envelope }
-  | { readonly kind: 'confirm'; readonly reason: string };
+  | { readonly kind: 'confirm'; readonly reason: string; readonly otherwise?: Envelope };
 
 /** A stage that may stop a call before it runs. A stage that throws denies. */
 export interface CheckStage {

@@ -3,6 +3,7 @@ export type { Category, Envelope, FrontendEvent, LogEvent, Retryable, ToolCall, 
 export * from './command.js';
 export * from './context.js';
 export * from './define-plugin.js';
+export * from './egress.js';
 export * from './envelope.js';
 export * from './errors.js';
 export * from './guard.js';
@@ -11,5 +12,6 @@ export * from './loop.js';
 export * from './manifest.js';
 export * from './primitive.js';
 export * from './provider.js';
+export * from './services.js';
 export * from './tokens.js';
 export * from './version.js';

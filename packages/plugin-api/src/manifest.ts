@@ -2,10 +2,11 @@ import { z } from 'zod';
 
 /**
  * What a plugin may ask the host for. The host enforces `log.read` (the context's log view throws
- * without it); the others are declared for people to review in `nodwyn plugins` and for the sandboxed
+ * without it) and the permission a service token names (`secrets.reveal` for the keychain); the others
+ * are declared for people to review in `nodwyn plugins` and for the sandboxed
  * and egress layers that check them.
  */
-export const PERMISSIONS = ['log.read', 'fs.read', 'fs.write', 'process.spawn', 'net'] as const;
+export const PERMISSIONS = ['log.read', 'fs.read', 'fs.write', 'process.spawn', 'net', 'secrets.reveal'] as const;
 /** A plugin permission. */
 export type Permission = (typeof PERMISSIONS)[number];
 

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { Envelope } from '@nodwyn/protocol';
+import type { EgressTarget } from './egress.js';
 
 /** How much harm a call can do. `destructive` and `irreversible` need a confirmation. */
 export type Tier = 'read' | 'mutate' | 'destructive' | 'irreversible';
@@ -39,8 +40,10 @@ export interface PrimitiveCallContext {
   readonly signal: AbortSignal;
   /** Largest `content` the kernel keeps; longer output is cut by the kernel anyway. */
   readonly outputCap: number;
-  /** Makes a nested call through the guard (for host primitives that compose others). */
-  apply(name: string, args: unknown): Promise<ApplyResult>;
+  /** Taint tags the call's inputs carry; a nested call inherits them. */
+  readonly taint: readonly string[];
+  /** Makes a nested call through the guard (for host primitives that compose others); `taint` adds tags. */
+  apply(name: string, args: unknown, options?: { taint?: readonly string[] }): Promise<ApplyResult>;
 }
 
 /** A primitive's definition, as a plugin registers it. The kernel adds the owner. */
@@ -56,6 +59,8 @@ export interface PrimitiveDefinition<I = unknown> {
   readonly visibility: Visibility;
   /** True when the primitive sends data off the machine; the egress stage inspects it. */
   readonly egress?: boolean;
+  /** The requests a call will send, for the egress stage to check before it runs. */
+  readonly egressTargets?: (args: I) => readonly EgressTarget[];
   /** Default timeout of one call, in milliseconds. */
   readonly timeoutMs?: number;
   readonly handler: (args: I, context: PrimitiveCallContext) => Promise<ToolResult> | ToolResult;

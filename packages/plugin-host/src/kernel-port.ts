@@ -25,6 +25,8 @@ export interface KernelPort {
   addStage(owner: string, stage: GuardStage): void;
   /** Adds a `nodwyn <name>` subcommand owned by `owner`. */
   registerCommand(owner: string, command: CliCommand): void;
+  /** Appends a plugin's event to a session (actor `plugin:<owner>`), through the kernel's log stages. */
+  appendEvent(owner: string, session: string, type: string, payload: Readonly<Record<string, unknown>>): void;
   /** Read-only view of the log, handed to plugins that declare `log.read`. */
   readonly log: LogReader;
 }

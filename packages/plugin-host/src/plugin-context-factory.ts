@@ -42,7 +42,7 @@ export function createPluginContext(input: PluginContextInput): PluginContext {
     workspace: input.workspace,
     dataDir: input.dataDir,
     get log(): LogReader {
-      if (!manifest.permissions.includes('log.read')) throw permissionDenied(name);
+      if (!manifest.permissions.includes('log.read')) throw permissionDenied(name, 'context.log', 'log.read');
       return kernel.log;
     },
     primitives: {
@@ -57,11 +57,13 @@ export function createPluginContext(input: PluginContextInput): PluginContext {
     loops: { register: (strategy) => contributions.add({ kind: 'loop', name: strategy.id, strategy }) },
     guard: { addStage: (stage) => contributions.add({ kind: 'guard-stage', name: stage.name, stage }) },
     commands: { register: (command) => contributions.add({ kind: 'command', name: command.name, command }) },
+    events: { append: (session, type, payload) => kernel.appendEvent(name, session, type, payload) },
     services: {
       provide<T>(token: Token<T>, value: T): void {
         contributions.add({ kind: 'service', name: token.name, key: token.key, value });
       },
       get<T>(token: Token<T>): T {
+        if (token.permission && !manifest.permissions.includes(token.permission)) throw permissionDenied(name, `services.get(${token.name})`, token.permission);
         const own = contributions.pendingService(token.key);
         return (own ? own.value : resolveService(input.container, token, name)) as T;
       },
@@ -102,14 +104,14 @@ function resolveService(container: DependencyContainer, token: Token<unknown>, p
   );
 }
 
-function permissionDenied(plugin: string): EnvelopeError {
+function permissionDenied(plugin: string, operation: string, permission: string): EnvelopeError {
   return new EnvelopeError(
     hostEnvelopeInit('PLUGIN_PERMISSION_UNDECLARED', {
       plugin,
-      operation: 'context.log',
+      operation,
       failed_parameter: '$.permissions',
-      expected: 'log.read',
-      remediation: `${plugin} read the log without declaring it; add "log.read" to its manifest permissions.`,
+      expected: permission,
+      remediation: `${plugin} used ${operation} without declaring it; add "${permission}" to its manifest permissions.`,
     }),
   );
 }

@@ -150,6 +150,25 @@ describe('contributions and context', () => {
     expect(reads[1]).toMatchObject({ category: 'PERMISSION_DENIED', code: 'PLUGIN_PERMISSION_UNDECLARED', plugin: 'snooper' });
   });
 
+  it('hands a permission-guarded service only to plugins that declare the permission', async () => {
+    const token = createToken<string>('vault', { permission: 'secrets.reveal' });
+    const got: unknown[] = [];
+    const host = createHost(new RecordingKernel());
+    const vault = testPlugin('vault', { provides: ['service:vault'] }, [], { register: (ctx) => ctx.services.provide(token, 'the-value') });
+    const trusted = testPlugin('trusted', { requires: ['service:vault'], permissions: ['secrets.reveal'] }, [], { register: (ctx) => void got.push(ctx.services.get(token)) });
+    const other = testPlugin('other', { requires: ['service:vault'] }, [], { register: (ctx) => void got.push(thrown(() => ctx.services.get(token))) });
+    await host.load(distribution(entry(vault), entry(trusted), entry(other)));
+    expect(got[0]).toBe('the-value');
+    expect(got[1]).toMatchObject({ category: 'PERMISSION_DENIED', code: 'PLUGIN_PERMISSION_UNDECLARED', plugin: 'other', expected: 'secrets.reveal' });
+  });
+
+  it('appends a plugin\'s events through the kernel under its own name', async () => {
+    const kernel = new RecordingKernel();
+    const host = createHost(kernel);
+    await host.load(distribution(entry(testPlugin('auditor', {}, [], { register: (ctx) => ctx.events.append('s1', 'audit.noted', { ok: true }) }))));
+    expect(kernel.registrations).toContain('auditor event:s1:audit.noted');
+  });
+
   it('gives each plugin its config section and the whole settings, deep-frozen', async () => {
     const settings = { theme: 'dark', plugins: { configured: { depth: 3, nested: { on: true } } } };
     const contexts: PluginContext[] = [];
@@ -200,6 +219,6 @@ describe('contributions and context', () => {
     let keys: string[] = [];
     const host = createHost(new RecordingKernel());
     await host.load(distribution(entry(testPlugin('look', {}, [], { register: (ctx) => void (keys = Object.keys(ctx)) }))));
-    expect(keys.sort()).toEqual(['commands', 'config', 'dataDir', 'guard', 'log', 'loops', 'plugin', 'primitives', 'providers', 'services', 'settings', 'workspace']);
+    expect(keys.sort()).toEqual(['commands', 'config', 'dataDir', 'events', 'guard', 'log', 'loops', 'plugin', 'primitives', 'providers', 'services', 'settings', 'workspace']);
   });
 });

@@ -58,6 +58,10 @@ export class RecordingKernel implements KernelPort {
   registerCommand(owner: string, command: CliCommand): void {
     this.registrations.push(`${owner} command:${command.name}`);
   }
+
+  appendEvent(owner: string, session: string, type: string): void {
+    this.registrations.push(`${owner} event:${session}:${type}`);
+  }
 }
 
 /** A model-visible read primitive named `name`. */

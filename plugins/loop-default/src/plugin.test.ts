@@ -22,6 +22,7 @@ describe('loopDefaultPlugin', () => {
       loops: { register: (strategy) => void loops.push(strategy) },
       guard: { addStage: () => notUsed('guard.addStage') },
       commands: { register: () => notUsed('commands.register') },
+      events: { append: () => notUsed('events.append') },
       services: { provide: () => notUsed('services.provide'), get: () => notUsed('services.get') },
     };
     await loopDefaultPlugin.register(context);

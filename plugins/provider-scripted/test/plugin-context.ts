@@ -20,6 +20,7 @@ export async function registerProviders(log: LogReader = { read: () => [], sessi
     loops: { register: () => notUsed('loops.register') },
     guard: { addStage: () => notUsed('guard.addStage') },
     commands: { register: () => notUsed('commands.register') },
+    events: { append: () => notUsed('events.append') },
     services: { provide: () => notUsed('services.provide'), get: () => notUsed('services.get') },
   };
   await providerScriptedPlugin.register(context);

@@ -31,6 +31,7 @@ function recordingContext(settings: Record<string, unknown> = {}) {
     loops: { register: unavailable },
     guard: { addStage: unavailable },
     commands: { register: unavailable },
+    events: { append: unavailable },
     services: { provide: unavailable, get: unavailable },
   };
   return { context, registered };

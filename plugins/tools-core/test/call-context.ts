@@ -33,6 +33,7 @@ export function callContext(workspace: string, options: { signal?: AbortSignal; 
     workspace,
     signal: options.signal ?? new AbortController().signal,
     outputCap: options.outputCap ?? 64 * 1024,
+    taint: [],
     apply: () => Promise.reject(new Error('apply is not available: tools-core does not compose primitives')),
   };
 }

@@ -1,4 +1,5 @@
-import { envelope, isEnvelopeError, type Envelope, type Verdict } from '@nodwyn/plugin-api';
+import { envelope, isEnvelopeError, type EgressTarget, type Envelope, type Verdict } from '@nodwyn/plugin-api';
+import type { RegisteredPrimitive } from '../primitives/primitive-table.js';
 import { KernelCodes } from '../errors.js';
 
 /** Thrown inside the guard when a stage denies; `apply` turns it into a logged `tool.denied`. */
@@ -25,4 +26,22 @@ export function stageFailure(error: unknown, slot: string, stage: string, owner:
     plugin: owner,
     remediation: `The ${slot} stage "${stage}" of ${owner} failed, so the call was denied (the guard fails closed). Report this to the plugin's author.`,
   });
+}
+
+/**
+ * What an egress primitive says it will send. A describer that throws denies the call: the egress stage
+ * cannot check a request it cannot see.
+ */
+export function egressTargets(primitive: RegisteredPrimitive, args: unknown): readonly EgressTarget[] {
+  if (!primitive.egressTargets) return [];
+  try {
+    return primitive.egressTargets(args);
+  } catch (error) {
+    throw new Denied('egress', stageFailure(error, 'egress', 'egressTargets', primitive.owner, primitive.name));
+  }
+}
+
+/** The sorted union of two tag sets. */
+export function mergeTags(a: readonly string[], b: readonly string[] = []): readonly string[] {
+  return b.length === 0 ? a : [...new Set([...a, ...b])].sort();
 }

@@ -123,6 +123,33 @@ describe('Guard.apply', () => {
     expect(JSON.stringify(result)).not.toContain('raw');
   });
 
+  it('shows egress stages the targets a primitive describes, and denies with the stage\'s own envelope when nobody can confirm', async () => {
+    kernel = memoryKernel();
+    kernel.primitives.register('net', {
+      ...echo,
+      name: 'fetch_url',
+      egress: true,
+      egressTargets: (a: { text: string }) => [{ method: 'GET', url: a.text, positions: [] }],
+    } as never);
+    const seen: unknown[] = [];
+    const unbound = envelope({ category: 'PERMISSION_DENIED', code: 'GUARD_EGRESS_UNBOUND', remediation: 'bind it' });
+    kernel.stages.add('egress', { name: 'bindings', slot: 'egress', check: (call) => { seen.push(call.targets); return { kind: 'confirm', reason: 'send to example.org', otherwise: unbound }; } });
+    const alone = await kernel.apply({ session: 's', name: 'fetch_url', args: { text: 'https://example.org/x' }, origin: 'model' });
+    expect(alone.ok ? undefined : [alone.envelope.code, alone.envelope.plugin]).toEqual(['GUARD_EGRESS_UNBOUND', 'egress']);
+    const asked = await kernel.apply({ session: 's', name: 'fetch_url', args: { text: 'https://example.org/x' }, origin: 'model', confirmer: { confirm: async () => true } });
+    expect(asked.ok).toBe(true);
+    expect(seen[0]).toEqual([{ method: 'GET', url: 'https://example.org/x', positions: [] }]);
+  });
+
+  it('passes taint to the handler and on to nested calls as a sorted union', async () => {
+    kernel = memoryKernel();
+    const inner: (readonly string[])[] = [];
+    kernel.primitives.register('t', { ...echo, name: 'leaf', handler: (_a, ctx) => { inner.push(ctx.taint); return { content: 'ok' }; } });
+    kernel.primitives.register('t', { ...echo, name: 'outer', handler: async (_a, ctx) => { await ctx.apply('leaf', { text: 'x' }, { taint: ['aws'] }); return { content: 'done' }; } });
+    await kernel.apply({ session: 's', name: 'outer', args: { text: 'x' }, origin: 'host', taint: ['github'] });
+    expect(inner).toEqual([['aws', 'github']]);
+  });
+
   it('refuses stages at the execute slot', () => {
     kernel = memoryKernel();
     expect(() => kernel.stages.add('p', { name: 'x', slot: 'execute' as never, check: () => ({ kind: 'allow' }) })).toThrow(/execute slot/);

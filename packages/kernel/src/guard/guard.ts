@@ -6,6 +6,7 @@ import {
   type Confirmer,
   type GuardCall,
   type Tier,
+  type Envelope,
   type ToolResult,
   type Verdict,
 } from '@nodwyn/plugin-api';
@@ -15,7 +16,7 @@ import type { AppendDraft } from '../log/index.js';
 import type { PrimitiveTable, RegisteredPrimitive } from '../primitives/primitive-table.js';
 import { execute } from './execute.js';
 import { preflight } from './preflight.js';
-import { collect, Denied, stageFailure } from './denial.js';
+import { collect, Denied, egressTargets, mergeTags, stageFailure } from './denial.js';
 import { isPromise } from './is-promise.js';
 import { askConfirmation, tierVerdict } from './policy.js';
 import type { StageSet } from './stage-set.js';
@@ -91,6 +92,7 @@ export class Guard {
       visibility: primitive.visibility,
       owner: primitive.owner,
       egress: primitive.egress ?? false,
+      targets: egressTargets(primitive, checked.value),
       origin: request.origin,
       taint: request.taint ?? [],
     };
@@ -103,8 +105,9 @@ export class Guard {
       callId,
       workspace: this.deps.workspace,
       outputCap: this.deps.outputCap,
-      apply: (name: string, args: unknown) =>
-        this.apply({ session: request.session, name, args, origin: 'host', signal, confirmer: request.confirmer }),
+      taint: call.taint,
+      apply: (name: string, args: unknown, options: { taint?: readonly string[] } = {}) =>
+        this.apply({ session: request.session, name, args, origin: 'host', signal, confirmer: request.confirmer, taint: mergeTags(call.taint, options.taint) }),
     };
     const result = await execute(primitive, call.args, context, signal);
     return this.#ingress(call, result);
@@ -141,7 +144,12 @@ export class Guard {
 
   async #checkSlot(slot: (typeof CHECK_SLOTS)[number], call: GuardCall, request: ApplyRequest): Promise<void> {
     const reasons: string[] = [];
-    if (slot === 'policy') collect(tierVerdict(call), slot, 'tier', 'kernel', reasons);
+    let otherwise: Envelope | undefined;
+    const note = (verdict: Verdict, name: string, owner: string): void => {
+      collect(verdict, slot, name, owner, reasons);
+      if (verdict.kind === 'confirm' && verdict.otherwise && !otherwise) otherwise = { ...verdict.otherwise, plugin: verdict.otherwise.plugin ?? owner };
+    };
+    if (slot === 'policy') note(tierVerdict(call), 'tier', 'kernel');
     for (const { stage, owner } of this.deps.stages.of(slot)) {
       let verdict: Verdict;
       try {
@@ -151,10 +159,10 @@ export class Guard {
       } catch (error) {
         throw new Denied(`${slot}:${stage.name}`, stageFailure(error, slot, stage.name, owner, call.name));
       }
-      collect(verdict, slot, stage.name, owner, reasons);
+      note(verdict, stage.name, owner);
     }
     if (reasons.length === 0) return;
-    const granted = await askConfirmation(call, reasons, request.confirmer);
+    const granted = await askConfirmation(call, reasons, request.confirmer, otherwise);
     this.#log(request, call.id, 'confirmation.decided', { granted: granted.ok, by: granted.by });
     if (!granted.ok) throw new Denied(slot, granted.envelope);
   }

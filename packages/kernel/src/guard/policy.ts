@@ -17,13 +17,14 @@ export async function askConfirmation(
   call: GuardCall,
   reasons: readonly string[],
   confirmer: Confirmer | undefined,
+  otherwise?: Envelope,
 ): Promise<{ ok: true; by: string } | { ok: false; by: string; envelope: Envelope }> {
   const reason = reasons.join('; ');
   if (!confirmer) {
     return {
       ok: false,
       by: 'nobody',
-      envelope: envelope({
+      envelope: otherwise ?? envelope({
         category: 'CONFIRMATION_REQUIRED',
         code: KernelCodes.CONFIRMATION_REQUIRED,
         operation: call.name,

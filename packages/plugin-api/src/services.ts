@@ -1,0 +1,50 @@
+import { createToken } from './tokens.js';
+
+/** A secret as listed: never its value. */
+export interface SecretInfo {
+  readonly name: string;
+  readonly class: string;
+  readonly created: string;
+  readonly lastUsed?: string;
+}
+
+/**
+ * The keychain (plugin `keychain`). Values leave it only through `reveal`, which the egress edge calls at
+ * the last hop after the binding check; getting this service needs the `secrets.reveal` permission.
+ */
+export interface Keychain {
+  list(): Promise<readonly SecretInfo[]>;
+  info(name: string): Promise<SecretInfo | undefined>;
+  reveal(name: string): Promise<string>;
+}
+
+/** The keychain service. */
+export const KeychainToken = createToken<Keychain>('keychain', { permission: 'secrets.reveal' });
+
+/** One detected secret: its class and where it was, never its value. */
+export interface RedactionFinding {
+  readonly class: string;
+  readonly start: number;
+  readonly end: number;
+}
+
+/** The deterministic text layer (L1): replaces each detected secret with `[REDACTED <class>]`. */
+export interface Redactor {
+  redact(text: string): { readonly text: string; readonly findings: readonly RedactionFinding[] };
+}
+
+/** The L1 redaction service. */
+export const RedactorToken = createToken<Redactor>('redactor');
+
+/**
+ * Taint tracking (L2): values that came from the keychain or that L1 flagged are remembered (in memory,
+ * never logged) under sorted tag sets, so an egress that carries one can be checked against its bindings.
+ */
+export interface TaintTracker {
+  remember(session: string, value: string, tags: readonly string[]): void;
+  /** The sorted tags of every remembered value found in `text`, also in common encodings. */
+  tagsOf(session: string, text: string): readonly string[];
+}
+
+/** The L2 taint service. */
+export const TaintToken = createToken<TaintTracker>('taint');

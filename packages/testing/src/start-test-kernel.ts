@@ -7,6 +7,7 @@ import {
   type Confirmer,
   type LoopStrategy,
   type ModelProvider,
+  type Permission,
   type PluginDefinition,
 } from '@nodwyn/plugin-api';
 import { PluginHost, type DistributionEntry } from '@nodwyn/plugin-host';
@@ -103,6 +104,6 @@ export async function startTestKernel(options: TestKernelOptions = {}): Promise<
 }
 
 /** A plugin made on the spot in a test, with the manifest filled in from what it provides. */
-export function testPlugin(name: string, provides: string[], register: PluginDefinition['register'], extra: { requires?: string[]; permissions?: ('log.read' | 'fs.read' | 'fs.write' | 'process.spawn' | 'net')[] } = {}): PluginDefinition {
+export function testPlugin(name: string, provides: string[], register: PluginDefinition['register'], extra: { requires?: string[]; permissions?: Permission[] } = {}): PluginDefinition {
   return definePlugin({ manifest: { name, version: '1.0.0', apiVersion: `^${API_VERSION}`, provides, ...extra }, register });
 }

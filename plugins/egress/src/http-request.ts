@@ -1,0 +1,61 @@
+import { definePrimitive, type Keychain, type PrimitiveCallContext, type TaintTracker, type ToolResult } from '@nodwyn/plugin-api';
+import { DEFAULT_TIMEOUT_MS, HttpRequestInput, MAX_TIMEOUT_MS } from './http-request-input.js';
+import { egressTargetsOf, prepareRequest, type HttpRequestArgs } from './request.js';
+import { responseText, shownHeaders } from './response-text.js';
+import { createScrubber } from './scrub.js';
+import { handleNames, revealAll, revealedValues, substituteHandles } from './secrets.js';
+import { send } from './send.js';
+import { transportFailure } from './transport-errors.js';
+import { toWire } from './wire.js';
+
+/** Where the tool gets its collaborators, at call time (the tracker is optional). */
+export interface HttpRequestDeps {
+  readonly keychain: () => Keychain;
+  readonly tracker: () => TaintTracker | undefined;
+}
+
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+const DESCRIPTION =
+  'Sends one HTTP request and returns the status, selected headers and body (text, cut at 64 KiB). ' +
+  'Put credentials as {{secret:NAME}} handles in header, query, body or basic_auth values; nodwyn substitutes them ' +
+  'only if the secret class is bound to the destination. Same-origin redirects are followed (at most 5); cross-origin ones are returned, not followed.';
+
+async function run(deps: HttpRequestDeps, args: HttpRequestArgs, context: PrimitiveCallContext): Promise<ToolResult> {
+  const request = prepareRequest(args);
+  const secrets = await revealAll(handleNames(request), deps.keychain());
+  const sent = substituteHandles(request, secrets);
+  const revealed = revealedValues(secrets, request, sent);
+  const tracker = revealed.length > 0 ? deps.tracker() : undefined;
+  for (const item of revealed) tracker?.remember(context.session, item.value, [item.class]);
+  const scrub = createScrubber(revealed);
+  const timeoutMs = args.timeout_ms ?? DEFAULT_TIMEOUT_MS;
+  const deadline = AbortSignal.timeout(timeoutMs);
+  try {
+    const outcome = await send(toWire(sent), AbortSignal.any([context.signal, deadline]));
+    const content = await responseText(outcome, scrub);
+    return { content, data: { status: outcome.response.status, headers: Object.fromEntries(shownHeaders(outcome.response, scrub)) } };
+  } catch (error) {
+    throw transportFailure(error, { scrub, cancel: context.signal, deadline, timeoutMs, host: request.base.host });
+  }
+}
+
+/**
+ * `http_request`: the model's way to call an HTTP API with a credential it never sees. The egress stage
+ * checks `egressTargets` before the handler runs; the handler substitutes handles at the last hop.
+ */
+export function createHttpRequestTool(deps: HttpRequestDeps) {
+  return definePrimitive<HttpRequestArgs>({
+    name: 'http_request',
+    description: DESCRIPTION,
+    input: HttpRequestInput,
+    tier: 'mutate',
+    classify: (args) => (READ_METHODS.has(args.method) ? 'read' : 'mutate'),
+    visibility: 'model',
+    egress: true,
+    egressTargets: egressTargetsOf,
+    // Above the largest timeout_ms, so the tool's own, clearer timeout envelope fires first.
+    timeoutMs: MAX_TIMEOUT_MS + 5_000,
+    handler: (args, context) => run(deps, args, context),
+  });
+}

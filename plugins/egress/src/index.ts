@@ -1,0 +1,66 @@
+import { definePlugin, isEnvelopeError, KeychainToken, TaintToken, type PluginContext, type TaintTracker } from '@nodwyn/plugin-api';
+import { createBindCommand } from './bind-command.js';
+import { readBindings } from './bindings-file.js';
+import { bindingsPath } from './config-dir.js';
+import { createEgressStage } from './egress-stage.js';
+import { egressError, PLUGIN_NAME } from './errors.js';
+import { createHttpRequestTool } from './http-request.js';
+
+/** The L2 tracker when a plugin provides one; its absence is normal, any other failure is not. */
+function optionalTracker(ctx: PluginContext): TaintTracker | undefined {
+  try {
+    return ctx.services.get(TaintToken);
+  } catch (error) {
+    if (isEnvelopeError(error) && error.envelope.code === 'SERVICE_NOT_FOUND') return undefined;
+    throw error;
+  }
+}
+
+/** `policy.allow_insecure_http`: only a real `true` allows plain http to hosts that are not loopback. */
+function allowInsecureHttp(settings: Readonly<Record<string, unknown>>): boolean {
+  const policy = settings.policy;
+  const value = typeof policy === 'object' && policy !== null ? (policy as Record<string, unknown>).allow_insecure_http : undefined;
+  if (value === undefined || typeof value === 'boolean') return value === true;
+  throw egressError('CONFIG_INVALID', {
+    operation: 'register',
+    failed_parameter: '$.policy.allow_insecure_http',
+    received_value: value,
+    expected: 'true or false',
+    remediation: 'Set policy.allow_insecure_http in config.toml to true or false (without quotes).',
+  });
+}
+
+/**
+ * The egress edge: the binding table (`bindings.toml`, edited with `nodwyn bind`), the `egress-bindings`
+ * guard stage that checks every outgoing request against it, and the `http_request` tool that substitutes
+ * `{{secret:NAME}}` handles only after that check passed.
+ */
+export const egressPlugin = definePlugin({
+  manifest: {
+    name: PLUGIN_NAME,
+    version: '0.1.0',
+    apiVersion: '^0.1.0',
+    description: 'The egress edge: binding table, egress-bindings guard stage and the http_request tool.',
+    provides: ['primitive:http_request', 'guard-stage:egress-bindings', 'command:bind'],
+    requires: ['service:keychain'],
+    permissions: ['secrets.reveal', 'net', 'fs.read', 'fs.write'],
+  },
+  register(ctx) {
+    // Collaborators are looked up at call time: the tracker may come and go with optional plugins.
+    const keychain = () => ctx.services.get(KeychainToken);
+    const tracker = () => optionalTracker(ctx);
+    ctx.guard.addStage(
+      createEgressStage({
+        keychain,
+        tracker,
+        bindings: () => readBindings(bindingsPath()),
+        allowInsecureHttp: allowInsecureHttp(ctx.settings),
+        record: (session, payload) => ctx.events.append(session, 'egress.decided', payload),
+      }),
+    );
+    ctx.primitives.register(createHttpRequestTool({ keychain, tracker }));
+    ctx.commands.register(createBindCommand(() => bindingsPath()));
+  },
+});
+
+export { EgressErrorCode } from './errors.js';

@@ -7,6 +7,7 @@ import { dirname } from 'node:path';
 import { loadConfig, type Config } from './config.js';
 import { defaultDistribution } from './distribution.js';
 import { configPath, dataDir, logPaths } from './paths.js';
+import { withRepoConfig } from './repo-config.js';
 
 /** A booted nodwyn: the kernel, the plugin host with the distribution loaded, and the config. */
 export interface Runtime {
@@ -21,11 +22,14 @@ export interface Runtime {
 export async function boot(): Promise<Runtime> {
   const dir = dataDir();
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const config = loadConfig(configPath());
-  // Third-party plugins resolve from the config folder, never the workspace: a cloned repository must not
-  // be able to put code in the agent by shipping its own node_modules.
-  const pluginRoot = dirname(configPath());
+  const userConfig = loadConfig(configPath());
   const workspace = realpathSync(process.cwd());
+  // The workspace's .nodwyn/ config applies only once trusted; notices go to stderr, so --json stays pure.
+  const config = withRepoConfig(userConfig, workspace, (line) => process.stderr.write(`nodwyn: ${line}\n`));
+  // Third-party plugins resolve from the config folder, never the workspace: a cloned repository must not
+  // be able to put code in the agent by shipping its own node_modules. For the same reason the plugin
+  // list comes from the user's config alone, whatever a repository's config says.
+  const pluginRoot = dirname(configPath());
   const kernel = Kernel.open({ ...logPaths(dir), workspace });
   const host = new PluginHost({
     kernel: kernel.port(),
@@ -33,10 +37,10 @@ export async function boot(): Promise<Runtime> {
     settings: config,
     workspace,
     dataDir: dir,
-    disabled: config.distribution?.disabled ?? [],
+    disabled: userConfig.distribution?.disabled ?? [],
   });
   try {
-    await host.load(defaultDistribution(config, pluginRoot));
+    await host.load(defaultDistribution(userConfig, pluginRoot));
     await host.start();
   } catch (error) {
     kernel.close();

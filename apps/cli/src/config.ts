@@ -38,9 +38,13 @@ export type Config = z.infer<typeof ConfigSchema>;
 /** Reads and checks the config file; a missing file is an empty config, a broken one an envelope. */
 export function loadConfig(path: string): Config {
   if (!existsSync(path)) return {};
-  let raw: unknown;
+  return validateConfig(parseConfigToml(readFileSync(path, 'utf8'), path), path);
+}
+
+/** Parses config TOML; a syntax error is an envelope naming `path`, line and column. */
+export function parseConfigToml(text: string, path: string): Record<string, unknown> {
   try {
-    raw = parse(readFileSync(path, 'utf8'));
+    return parse(text);
   } catch (error) {
     const where = error instanceof TomlError ? ` at line ${error.line}, column ${error.column}` : '';
     throw new EnvelopeError(
@@ -48,6 +52,10 @@ export function loadConfig(path: string): Config {
       { cause: error },
     );
   }
+}
+
+/** Checks parsed config against the schema; the first problem is an envelope naming the key and `path`. */
+export function validateConfig(raw: unknown, path: string): Config {
   const parsed = ConfigSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;

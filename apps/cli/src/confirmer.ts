@@ -4,19 +4,29 @@ import { createInterface } from 'node:readline/promises';
 /** `--yes`: every confirmation is granted, as the person said up front. */
 export const grantAll: Confirmer = { confirm: async () => true };
 
+/** True when a person is at the terminal to answer (stdin to read from, stderr to ask on). */
+export function canAsk(): boolean {
+  return Boolean(process.stdin.isTTY && process.stderr.isTTY);
+}
+
+/** Asks on the terminal; anything but "y" or "yes" declines. */
+export async function askYesNo(question: string): Promise<boolean> {
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    const answer = await rl.question(`${question} [y/N] `);
+    return /^y(es)?$/i.test(answer.trim());
+  } finally {
+    rl.close();
+  }
+}
+
 /** Asks the person at the terminal; anything but "y" or "yes" declines. */
 export function terminalConfirmer(): Confirmer {
   return {
     async confirm(request) {
-      const rl = createInterface({ input: process.stdin, output: process.stderr });
-      try {
-        const args = JSON.stringify(request.args);
-        const shown = args.length > 300 ? `${args.slice(0, 300)}…` : args;
-        const answer = await rl.question(`\nnodwyn: ${request.reason}.\n  ${request.name} ${shown}\nAllow? [y/N] `);
-        return /^y(es)?$/i.test(answer.trim());
-      } finally {
-        rl.close();
-      }
+      const args = JSON.stringify(request.args);
+      const shown = args.length > 300 ? `${args.slice(0, 300)}…` : args;
+      return askYesNo(`\nnodwyn: ${request.reason}.\n  ${request.name} ${shown}\nAllow?`);
     },
   };
 }
@@ -24,6 +34,6 @@ export function terminalConfirmer(): Confirmer {
 /** `--yes` grants; a terminal asks; otherwise nobody is there and confirmations are denied. */
 export function confirmerFor(yes: boolean | undefined): Confirmer | undefined {
   if (yes) return grantAll;
-  if (process.stdin.isTTY && process.stderr.isTTY) return terminalConfirmer();
+  if (canAsk()) return terminalConfirmer();
   return undefined;
 }

@@ -45,6 +45,19 @@ program
     process.exitCode = await pluginsCommand(options);
   });
 
+program
+  .command('trust')
+  .description("Review this workspace's .nodwyn/ configuration and trust it; it loads only while unchanged.")
+  .option('-y, --yes', 'trust without asking (review the printed files first)')
+  .option('--show', 'print every file in full, however long')
+  .addOption(new Option('--revoke', 'forget the trust in this workspace').conflicts(['status', 'yes', 'show']))
+  .addOption(new Option('--status', 'print none, untrusted, changed or trusted').conflicts(['yes', 'show']))
+  .option('--json', 'with --status: print one JSON object')
+  .action(async (options: { yes?: boolean; show?: boolean; revoke?: boolean; status?: boolean; json?: boolean }) => {
+    const { trustCommand } = await import('./commands/trust.js');
+    process.exitCode = await trustCommand(options);
+  });
+
 const log = program.command('log').description('Inspect and verify the log.');
 log
   .command('list')

@@ -17,3 +17,11 @@ export function configPath(env: NodeJS.ProcessEnv = process.env): string {
 export function logPaths(dir: string): { dbPath: string; keyPath: string } {
   return { dbPath: join(dir, 'nodwyn.db'), keyPath: join(dir, 'log.key') };
 }
+
+/**
+ * The record of trusted workspaces, in the data dir. Never inside a workspace: a repository must not be
+ * able to ship its own trust along with the configuration it asks you to trust.
+ */
+export function trustStorePath(env: NodeJS.ProcessEnv = process.env): string {
+  return join(dataDir(env), 'trust.json');
+}

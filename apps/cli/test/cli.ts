@@ -35,9 +35,9 @@ export class CliSandbox {
     return this.write(join(this.root, `script-${Math.random().toString(36).slice(2)}.json`), JSON.stringify({ replies }));
   }
 
-  /** Runs nodwyn to completion. */
-  run(args: readonly string[], input?: string): { code: number | null; stdout: string; stderr: string } {
-    const result = spawnSync(process.execPath, [BIN, ...args], { cwd: this.workspace, env: this.env, input, encoding: 'utf8', timeout: 30_000 });
+  /** Runs nodwyn to completion, in the workspace unless `cwd` says otherwise. */
+  run(args: readonly string[], input?: string, cwd = this.workspace): { code: number | null; stdout: string; stderr: string } {
+    const result = spawnSync(process.execPath, [BIN, ...args], { cwd, env: this.env, input, encoding: 'utf8', timeout: 30_000 });
     return { code: result.status, stdout: result.stdout, stderr: result.stderr };
   }
 

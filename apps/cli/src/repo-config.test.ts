@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import type { Config } from './config.js';
+import { keyPaths, mergeConfig, splitRepoKeys } from './repo-config.js';
+
+describe('splitRepoKeys', () => {
+  it('keeps tools, budgets and plugin sections, and drops every other table and the security plugins\' sections', () => {
+    const { kept, dropped } = splitRepoKeys({
+      tools: { shell: { allow: ['npm test'] } },
+      budgets: { max_turns: 3 },
+      plugins: { '@acme/notes': { max: 1 }, '@nodwyn/plugin-egress': { hosts: ['evil.example'] }, '@nodwyn/plugin-redact-l1': { allow: ['x'] } },
+      bindings: [{ class: 'github' }],
+      policy: { allow_insecure_http: true },
+      distribution: { plugins: [] },
+      provider: { default: 'other' },
+    });
+    expect(Object.keys(kept)).toEqual(['tools', 'budgets', 'plugins']);
+    expect(kept.plugins).toEqual({ '@acme/notes': { max: 1 } });
+    expect(keyPaths(dropped)).toEqual(['bindings', 'policy.allow_insecure_http', 'distribution.plugins', 'provider.default', 'plugins."@nodwyn/plugin-egress".hosts', 'plugins."@nodwyn/plugin-redact-l1".allow']);
+  });
+});
+
+describe('mergeConfig', () => {
+  it('lets the repository win key by key, and unions the shell allow-list', () => {
+    const user = { budgets: { max_turns: 50, max_tool_calls: 9 }, tools: { shell: { allow: ['git status', 'npm test'], max_timeout_ms: 5000 } } } as Config;
+    const repo = { budgets: { max_turns: 3 }, tools: { shell: { allow: ['npm test', 'echo *'] } } } as Config;
+    expect(mergeConfig(user, repo)).toEqual({
+      budgets: { max_turns: 3, max_tool_calls: 9 },
+      tools: { shell: { allow: ['git status', 'npm test', 'echo *'], max_timeout_ms: 5000 } },
+    });
+    expect(user.budgets?.max_turns).toBe(50);
+  });
+
+  it('keeps a `__proto__` key a plain key instead of changing any prototype', () => {
+    const repo = JSON.parse('{"plugins": {"__proto__": {"polluted": true}}}') as Config;
+    const merged = mergeConfig({ plugins: {} }, repo);
+    expect(Object.keys(merged.plugins ?? {})).toEqual(['__proto__']);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect((merged.plugins as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});

@@ -1,0 +1,32 @@
+import { definePlugin, KeychainToken } from '@nodwyn/plugin-api';
+import { join } from 'node:path';
+import { FileKeychain } from './file-keychain.js';
+import { keySourceFor } from './key-source.js';
+import { secretCommand } from './secret-command.js';
+
+export { FileKeychain } from './file-keychain.js';
+export { KeychainCodes } from './errors.js';
+export { keySourceFor, type KeySource } from './key-source.js';
+
+/** The keychain: secrets encrypted at rest in `<dataDir>/keychain.json`, shared as the `keychain` service. */
+export const keychainPlugin = definePlugin({
+  manifest: {
+    name: '@nodwyn/plugin-keychain',
+    version: '0.1.0',
+    apiVersion: '^0.1.0',
+    description: 'Secrets encrypted at rest (AES-256-GCM); values leave only through reveal at the egress edge.',
+    provides: ['service:keychain', 'command:secret'],
+    permissions: ['fs.read', 'fs.write'],
+  },
+  register(ctx) {
+    // Built on first use: listing plugins or running without secrets never touches the key.
+    let keychain: FileKeychain | undefined;
+    const get = (): FileKeychain => (keychain ??= new FileKeychain(join(ctx.dataDir, 'keychain.json'), keySourceFor(ctx.dataDir)));
+    ctx.services.provide(KeychainToken, {
+      list: () => get().list(),
+      info: (name) => get().info(name),
+      reveal: (name) => get().reveal(name),
+    });
+    ctx.commands.register(secretCommand(get));
+  },
+});

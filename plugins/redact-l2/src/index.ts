@@ -1,11 +1,12 @@
-import { definePlugin, TaintToken, type IngressStage } from '@nodwyn/plugin-api';
+import { definePlugin, TaintToken, type IngressStage, type LogStage } from '@nodwyn/plugin-api';
 import { TaintRegistry, unionTaint } from './taint-registry.js';
 
 export { MAX_VALUES_PER_SESSION, TaintRegistry, unionTaint, WINDOW } from './taint-registry.js';
 
 /**
- * L2: the `taint` service, and an ingress stage that tags each result with the call's own taint plus the
- * tags of every remembered value found in it, so taint follows values across primitive calls.
+ * L2: the `taint` service; an ingress stage that tags each result with the call's own taint plus the tags
+ * of every remembered value found in it, so taint follows values across primitive calls; and a log stage
+ * that keeps remembered values out of the log in any spelling L1 does not know (a base64 the model wrote).
  */
 export const redactL2Plugin = definePlugin({
   manifest: {
@@ -13,7 +14,7 @@ export const redactL2Plugin = definePlugin({
     version: '0.1.0',
     apiVersion: '^0.1.0',
     description: 'Taint tracking: flagged and keychain values carry their classes as tags, raw, encoded or split.',
-    provides: ['service:taint', 'guard-stage:redact-l2-ingress'],
+    provides: ['service:taint', 'guard-stage:redact-l2-ingress', 'guard-stage:redact-l2-log'],
   },
   register(ctx) {
     const registry = new TaintRegistry();
@@ -24,5 +25,14 @@ export const redactL2Plugin = definePlugin({
       filter: (call, result) => ({ ...result, taint: unionTaint(result.taint, call.taint, registry.tagsOf(call.session, result.content)) }),
     };
     ctx.guard.addStage(stage);
+    const log: LogStage = { name: 'redact-l2-log', slot: 'log', filter: (draft) => ({ ...draft, payload: redactStrings(draft.payload, (text) => registry.redact(draft.session, text)) as Record<string, unknown> }) };
+    ctx.guard.addStage(log);
   },
 });
+
+function redactStrings(value: unknown, redact: (text: string) => string): unknown {
+  if (typeof value === 'string') return redact(value);
+  if (Array.isArray(value)) return value.map((v) => redactStrings(v, redact));
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactStrings(v, redact)]));
+  return value;
+}

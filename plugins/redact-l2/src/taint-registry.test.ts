@@ -44,6 +44,16 @@ describe('TaintRegistry', () => {
     expect(registry.tagsOf('other', SECRET)).toEqual([]);
   });
 
+  it('redacts every stretch covered by a remembered value, in any spelling, and leaves the rest', () => {
+    const registry = tracked();
+    const b64 = Buffer.from(SECRET).toString('base64');
+    const out = registry.redact('s', `a ${SECRET} b ${b64} c ${SECRET.slice(0, 20)} d`);
+    expect(out).toMatch(/^a \[REDACTED aws-secret-key\] b .*\[REDACTED aws-secret-key\].* c \[REDACTED aws-secret-key\] d$/);
+    expect(out).not.toContain(SECRET.slice(0, 12));
+    expect(out).not.toContain(b64.slice(4, 16));
+    expect(registry.redact('s', 'nothing here')).toBe('nothing here');
+  });
+
   it('tags text that carries L1 placeholders with their classes', () => {
     expect(new TaintRegistry().tagsOf('any', 'AWS_KEY=[REDACTED aws-access-key] and [REDACTED jwt]')).toEqual(['aws-access-key', 'jwt']);
   });

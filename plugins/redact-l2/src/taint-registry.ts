@@ -56,6 +56,32 @@ export class TaintRegistry implements TaintTracker {
     return [...tags].sort();
   }
 
+  /**
+   * Replaces every stretch of `text` covered by windows of remembered values with `[REDACTED <tags>]`:
+   * the log stage uses it so that a value the model wrote in some encoding is not kept in the log either.
+   */
+  redact(session: string, text: string): string {
+    const state = this.#sessions.get(session);
+    if (!state || text.length < WINDOW) return text;
+    const spans: { start: number; end: number; tags: Set<string> }[] = [];
+    for (let i = 0; i + WINDOW <= text.length; i++) {
+      const holders = state.index.get(text.slice(i, i + WINDOW));
+      if (!holders) continue;
+      const last = spans.at(-1);
+      const span = last && i <= last.end ? last : { start: i, end: i, tags: new Set<string>() };
+      if (span !== last) spans.push(span);
+      span.end = i + WINDOW;
+      for (const entry of holders) for (const tag of entry.tags) span.tags.add(tag);
+    }
+    let out = '';
+    let at = 0;
+    for (const span of spans) {
+      out += `${text.slice(at, span.start)}[REDACTED ${[...span.tags].sort().join(',')}]`;
+      at = span.end;
+    }
+    return out + text.slice(at);
+  }
+
   #session(session: string) {
     let state = this.#sessions.get(session);
     if (!state) this.#sessions.set(session, (state = { values: new Map(), index: new Map() }));

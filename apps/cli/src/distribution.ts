@@ -10,6 +10,11 @@ export function defaultDistribution(config: Config, resolveFrom: string): Distri
   const firstParty: DistributionEntry[] = [
     { package: '@nodwyn/plugin-tools-core', range: '^0.1.0', load: async () => (await import('@nodwyn/plugin-tools-core')).toolsCorePlugin },
     { package: '@nodwyn/plugin-loop-default', range: '^0.1.0', load: async () => (await import('@nodwyn/plugin-loop-default')).loopDefaultPlugin },
+    // The security layers are required: nodwyn does not run with a text layer or the egress edge missing.
+    { package: '@nodwyn/plugin-keychain', range: '^0.1.0', load: async () => (await import('@nodwyn/plugin-keychain')).keychainPlugin },
+    { package: '@nodwyn/plugin-redact-l1', range: '^0.1.0', load: async () => (await import('@nodwyn/plugin-redact-l1')).redactL1Plugin },
+    { package: '@nodwyn/plugin-redact-l2', range: '^0.1.0', load: async () => (await import('@nodwyn/plugin-redact-l2')).redactL2Plugin },
+    { package: '@nodwyn/plugin-egress', range: '^0.1.0', load: async () => (await import('@nodwyn/plugin-egress')).egressPlugin },
     {
       package: '@nodwyn/plugin-provider-scripted',
       range: '^0.1.0',

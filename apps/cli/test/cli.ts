@@ -41,6 +41,26 @@ export class CliSandbox {
     return { code: result.status, stdout: result.stdout, stderr: result.stderr };
   }
 
+  /**
+   * Runs nodwyn without blocking this process's event loop, for tests whose servers run in this process
+   * (spawnSync would stall them and the child with them).
+   */
+  runAsync(args: readonly string[], input?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: this.workspace, env: this.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdin.end(input ?? '');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    return new Promise((resolve) =>
+      child.on('close', (code) => {
+        clearTimeout(timer);
+        resolve({ code, stdout, stderr });
+      }),
+    );
+  }
+
   /** Starts nodwyn and returns the child, for signals. */
   start(args: readonly string[]) {
     return spawn(process.execPath, [BIN, ...args], { cwd: this.workspace, env: this.env, stdio: ['ignore', 'pipe', 'pipe'] });

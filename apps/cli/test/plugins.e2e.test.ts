@@ -25,6 +25,10 @@ describe('nodwyn plugins and the distribution', () => {
     expect(report.map((p) => [p.name, p.state])).toEqual([
       ['@nodwyn/plugin-tools-core', 'started'],
       ['@nodwyn/plugin-loop-default', 'started'],
+      ['@nodwyn/plugin-keychain', 'started'],
+      ['@nodwyn/plugin-redact-l1', 'started'],
+      ['@nodwyn/plugin-redact-l2', 'started'],
+      ['@nodwyn/plugin-egress', 'started'],
       ['@nodwyn/plugin-provider-scripted', 'started'],
     ]);
   });
@@ -56,7 +60,7 @@ describe('nodwyn plugins and the distribution', () => {
 
   it('lists the model-visible tools with tier and input schema', () => {
     const tools = JSON.parse(box.run(['tools', '--json']).stdout) as { name: string; tier: string; input_schema: { type: string } }[];
-    expect(tools.map((t) => t.name)).toEqual(['edit_file', 'glob', 'grep', 'list_dir', 'read_file', 'shell', 'write_file']);
+    expect(tools.map((t) => t.name)).toEqual(['edit_file', 'glob', 'grep', 'http_request', 'list_dir', 'read_file', 'shell', 'write_file']);
     expect(tools.find((t) => t.name === 'shell')?.tier).toBe('destructive');
     for (const t of tools) expect(t.input_schema.type).toBe('object');
   });

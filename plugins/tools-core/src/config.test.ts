@@ -8,7 +8,7 @@ describe('parseToolsConfig', () => {
   it('fills every default when there is no [tools] section', () => {
     expect(parseToolsConfig({ other: { x: 1 } })).toEqual({
       maxEntries: 1000,
-      shell: { allow: [], defaultTimeoutMs: 120_000, maxTimeoutMs: 600_000 },
+      shell: { allow: [], defaultTimeoutMs: 120_000, maxTimeoutMs: 600_000, passEnv: [] },
     });
   });
 

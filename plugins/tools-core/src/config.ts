@@ -11,6 +11,8 @@ export interface ToolsConfig {
     readonly allow: readonly AllowEntry[];
     readonly defaultTimeoutMs: number;
     readonly maxTimeoutMs: number;
+    /** Credential variables commands may still see (`[tools.shell] pass_env`). */
+    readonly passEnv: readonly string[];
   };
 }
 
@@ -36,6 +38,7 @@ const Settings = z.object({
           allow: z.array(allowEntry).default([]),
           default_timeout_ms: milliseconds.default(120_000),
           max_timeout_ms: milliseconds.default(600_000),
+          pass_env: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/)).default([]),
         })
         .strict()
         .prefault({}),
@@ -69,6 +72,7 @@ export function parseToolsConfig(settings: Readonly<Record<string, unknown>>): T
       // A lowered max without a lowered default should not be an error: the default follows the max.
       defaultTimeoutMs: Math.min(tools.shell.default_timeout_ms, tools.shell.max_timeout_ms),
       maxTimeoutMs: tools.shell.max_timeout_ms,
+      passEnv: tools.shell.pass_env,
     },
   };
 }

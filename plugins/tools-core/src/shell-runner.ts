@@ -12,6 +12,7 @@ export interface ShellRun {
   readonly outputBytes: number;
   /** Time between SIGTERM and SIGKILL. */
   readonly killGraceMs: number;
+  readonly env: NodeJS.ProcessEnv;
 }
 
 /** How a command ended. */
@@ -40,7 +41,7 @@ export function runShell(run: ShellRun): Promise<ShellOutcome> {
   // A call cancelled before it started must not run at all, not even briefly.
   if (run.signal.aborted) return Promise.resolve({ ending: 'cancelled', exitCode: null, exitSignal: null, output: '' });
   return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-c', run.command], { cwd: run.cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('bash', ['-c', run.command], { cwd: run.cwd, env: run.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     // A third of the room for the head, the rest for the tail: failures and summaries print last.
     const output = new HeadTailBuffer(Math.floor(run.outputBytes / 3), run.outputBytes - Math.floor(run.outputBytes / 3));
     child.stdout.on('data', (chunk: Buffer) => output.push(chunk));

@@ -6,7 +6,7 @@ import { parseAllowEntry, type AllowEntry } from './shell-allow-list.js';
 import { createShellTool, type ShellArgs } from './shell.js';
 
 const allow = ['git status', 'npm test', 'git log *'].map((source) => parseAllowEntry(source) as AllowEntry);
-const shell = createShellTool({ allow, defaultTimeoutMs: 30_000, maxTimeoutMs: 60_000 });
+const shell = createShellTool({ allow, defaultTimeoutMs: 30_000, maxTimeoutMs: 60_000, passEnv: [] });
 
 /** True while `pid` runs. A zombie has ended: our PID 1 may not reap the orphans we kill. */
 function isRunning(pid: number): boolean {
@@ -134,5 +134,18 @@ describe('shell', () => {
   it('refuses a timeout above the configured maximum at preflight', () => {
     expect(shell.input.safeParse({ command: 'ls', timeout_ms: 60_001 }).success).toBe(false);
     expect(shell.input.safeParse({ command: 'ls', timeout_ms: 60_000 }).success).toBe(true);
+  });
+});
+
+describe('the shell environment', () => {
+  it('does not hand credential variables to the command', async () => {
+    process.env.NODWYN_TEST_API_KEY = 'sk-must-not-leak';
+    try {
+      const tool = createShellTool({ allow, defaultTimeoutMs: 30_000, maxTimeoutMs: 60_000, passEnv: [] });
+      const result = await call(tool, { command: 'echo "[${NODWYN_TEST_API_KEY:-unset}] [${PATH:+path}]"' }, callContext(tempDir()));
+      expect(result.content).toContain('[unset] [path]');
+    } finally {
+      delete process.env.NODWYN_TEST_API_KEY;
+    }
   });
 });

@@ -3,6 +3,7 @@ import type { ToolsConfig } from './config.js';
 import { toolsError, toolsFail } from './errors.js';
 import { NOTE_RESERVE } from './output.js';
 import { isAllowedCommand } from './shell-allow-list.js';
+import { shellEnvironment } from './shell-env.js';
 import { runShell, type ShellOutcome } from './shell-runner.js';
 
 /** Between SIGTERM and SIGKILL: long enough for a test runner to clean up, short enough not to stall a turn. */
@@ -61,6 +62,7 @@ export function createShellTool(config: ToolsConfig['shell']) {
         signal: context.signal,
         outputBytes: Math.max(1024, context.outputCap - NOTE_RESERVE),
         killGraceMs: KILL_GRACE_MS,
+        env: shellEnvironment(process.env, config.passEnv),
       }).catch((error: unknown) => {
         throw toolsError('SHELL_SPAWN_FAILED', {
           operation: 'shell',

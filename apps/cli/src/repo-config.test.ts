@@ -19,6 +19,14 @@ describe('splitRepoKeys', () => {
   });
 });
 
+describe('splitRepoKeys and the shell environment', () => {
+  it('never lets a repository hand credential variables to commands', () => {
+    const { kept, dropped } = splitRepoKeys({ tools: { shell: { allow: ['npm test'], pass_env: ['AWS_SECRET_ACCESS_KEY'] } } });
+    expect(kept.tools).toEqual({ shell: { allow: ['npm test'] } });
+    expect(keyPaths(dropped)).toEqual(['tools.shell.pass_env']);
+  });
+});
+
 describe('mergeConfig', () => {
   it('lets the repository win key by key, and unions the shell allow-list', () => {
     const user = { budgets: { max_turns: 50, max_tool_calls: 9 }, tools: { shell: { allow: ['git status', 'npm test'], max_timeout_ms: 5000 } } } as Config;

@@ -98,7 +98,21 @@ export function splitRepoKeys(raw: Record<string, unknown>): { kept: Record<stri
       dropped.set('plugins', Object.fromEntries(own));
     }
   }
+  dropUserOnlyShellKeys(kept, dropped);
   return { kept: Object.fromEntries(kept), dropped: Object.fromEntries(dropped) };
+}
+
+/** Keys under `[tools.shell]` that hand credentials to commands: only the person's own config sets them. */
+export const USER_ONLY_SHELL_KEYS: readonly string[] = ['pass_env'];
+
+function dropUserOnlyShellKeys(kept: Map<string, unknown>, dropped: Map<string, unknown>): void {
+  const tools = kept.get('tools');
+  const shell = isTable(tools) ? tools.shell : undefined;
+  if (!isTable(tools) || !isTable(shell)) return;
+  const own = Object.entries(shell).filter(([key]) => USER_ONLY_SHELL_KEYS.includes(key));
+  if (own.length === 0) return;
+  kept.set('tools', { ...tools, shell: Object.fromEntries(Object.entries(shell).filter(([key]) => !USER_ONLY_SHELL_KEYS.includes(key))) });
+  dropped.set('tools', { shell: Object.fromEntries(own) });
 }
 
 /**

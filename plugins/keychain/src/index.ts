@@ -4,8 +4,8 @@ import { FileKeychain } from './file-keychain.js';
 import { keySourceFor } from './key-source.js';
 import { secretCommand } from './secret-command.js';
 
-export { FileKeychain } from './file-keychain.js';
-export { KeychainCodes } from './errors.js';
+export { FileKeychain, type AddOutcome } from './file-keychain.js';
+export { KeychainCodes, type KeychainCode } from './errors.js';
 export { keySourceFor, type KeySource } from './key-source.js';
 
 /** The keychain: secrets encrypted at rest in `<dataDir>/keychain.json`, shared as the `keychain` service. */
@@ -19,9 +19,11 @@ export const keychainPlugin = definePlugin({
     permissions: ['fs.read', 'fs.write'],
   },
   register(ctx) {
-    // Built on first use: listing plugins or running without secrets never touches the key.
+    // Built on first use and shared by the service and the command, so the key is derived once per process;
+    // listing plugins or a run without secrets never touches the key.
     let keychain: FileKeychain | undefined;
     const get = (): FileKeychain => (keychain ??= new FileKeychain(join(ctx.dataDir, 'keychain.json'), keySourceFor(ctx.dataDir)));
+    // Only the three Keychain methods: add and remove stay with the person at the CLI.
     ctx.services.provide(KeychainToken, {
       list: () => get().list(),
       info: (name) => get().info(name),

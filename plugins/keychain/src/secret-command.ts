@@ -1,77 +1,72 @@
-import type { CliCommand, CommandIO } from '@nodwyn/plugin-api';
+import type { CliCommand, CommandIO, SecretInfo } from '@nodwyn/plugin-api';
 import type { FileKeychain } from './file-keychain.js';
+import { readSecretValue } from './secret-input.js';
 
-const USAGE = 'usage: nodwyn secret add NAME --class CLASS [--force] | list [--json] | rm NAME';
+const USAGE = 'usage: nodwyn secret add NAME --class CLASS [--force]  (value on stdin)\n       nodwyn secret list [--json]\n       nodwyn secret rm NAME';
+const EXIT_OK = 0;
+const EXIT_USAGE = 2;
 
-/** `nodwyn secret add|list|rm`. Values only ever come in on stdin and never go out. */
+type Options = Readonly<Record<string, unknown>>;
+
+/**
+ * `nodwyn secret add|list|rm`. Values only ever come in on stdin and never go out: there is no `show`.
+ * Usage mistakes return 2; every other failure is thrown as an envelope, which the CLI prints (exit 3).
+ */
 export function secretCommand(keychain: () => FileKeychain): CliCommand {
   return {
     name: 'secret',
-    description: 'Manage secrets in the keychain: add NAME --class CLASS (value on stdin), list, rm NAME.',
+    description: 'Manage keychain secrets: add NAME --class CLASS (value on stdin, hidden on a terminal), list, rm NAME.',
     arguments: ['action', 'name...'],
     options: [
-      { flags: '--class <class>', description: 'the secret class bindings refer to (add)' },
-      { flags: '--force', description: 'replace an existing secret (add)' },
-      { flags: '--json', description: 'print JSON (list)' },
+      { flags: '--class <class>', description: 'add: the secret class bindings refer to, e.g. github' },
+      { flags: '--force', description: 'add: replace an existing secret of that name' },
+      { flags: '--json', description: 'list: print JSON' },
     ],
     async run({ args, options, io }) {
-      const [action, name] = args;
-      if (action === 'list' && args.length === 1) return list(keychain(), io, options.json === true);
-      if (action === 'rm' && name && args.length === 2) {
-        await keychain().remove(name);
-        io.write(`removed ${name}\n`);
-        return 0;
+      const [action, ...names] = args;
+      const problem = usageProblem(action, names, options);
+      if (problem) {
+        io.error(`nodwyn secret: ${problem}\n${USAGE}\n`);
+        return EXIT_USAGE;
       }
-      if (action === 'add' && name && args.length === 2 && typeof options.class === 'string') {
-        const value = await readValue(io, name);
-        await keychain().add(name, options.class, value, options.force === true);
-        io.write(`stored ${name} (class ${options.class})\n`);
-        return 0;
+      if (action === 'list') return list(await keychain().list(), io, options.json === true);
+      if (action === 'rm') {
+        await keychain().remove(names[0]!);
+        io.write(`Removed ${names[0]}.\n`);
+        return EXIT_OK;
       }
-      io.error(`${USAGE}\n`);
-      return 2;
+      return add(keychain(), names[0]!, String(options.class), options.force === true, io);
     },
   };
 }
 
-async function list(keychain: FileKeychain, io: CommandIO, json: boolean): Promise<number> {
-  const secrets = await keychain.list();
-  if (json) io.write(`${JSON.stringify(secrets)}\n`);
-  else if (secrets.length === 0) io.write('no secrets\n');
-  else for (const s of secrets) io.write(`${s.name}\t${s.class}\tcreated ${s.created}\tlast used ${s.lastUsed ?? 'never'}\n`);
-  return 0;
+function usageProblem(action: string | undefined, names: readonly string[], options: Options): string | undefined {
+  if (action === 'list') return names.length === 0 ? undefined : 'list takes no NAME';
+  if (action === 'rm') return names.length === 1 ? undefined : 'rm takes exactly one NAME';
+  if (action !== 'add') return action === undefined ? 'name an action' : `unknown action "${action}"`;
+  if (names.length !== 1) return 'add takes exactly one NAME (the value comes on stdin, never as an argument)';
+  return typeof options.class === 'string' ? undefined : 'add needs --class CLASS';
 }
 
-// On a terminal the value is typed without echo; piped input is read whole, less one trailing newline.
-async function readValue(io: CommandIO, name: string): Promise<string> {
-  const stdin = io.stdin as NodeJS.ReadStream;
-  if (io.interactive && typeof stdin.setRawMode === 'function') return readHidden(stdin, io, name);
-  const chunks: Buffer[] = [];
-  for await (const chunk of stdin) chunks.push(Buffer.from(chunk as Buffer));
-  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+async function add(keychain: FileKeychain, name: string, cls: string, force: boolean, io: CommandIO): Promise<number> {
+  keychain.assertAddable(name, cls, force);
+  const outcome = await keychain.add(name, cls, await readSecretValue(io, name), force);
+  if (outcome.createdKeyFile) {
+    io.error(`Created the key file ${outcome.createdKeyFile} (mode 600): back it up, and keep it away from copies of the keychain. Set NODWYN_KEYCHAIN_PASSPHRASE before the first secret to use a passphrase instead.\n`);
+  }
+  io.write(`Stored ${name} (class ${cls}).\n`);
+  return EXIT_OK;
 }
 
-function readHidden(stdin: NodeJS.ReadStream, io: CommandIO, name: string): Promise<string> {
-  io.error(`value for ${name} (not shown): `);
-  stdin.setRawMode(true);
-  stdin.resume();
-  return new Promise((resolve, reject) => {
-    let value = '';
-    const onData = (chunk: Buffer): void => {
-      for (const ch of chunk.toString('utf8')) {
-        if (ch === '\r' || ch === '\n') return done(undefined);
-        if (ch === '\u0003') return done(new Error('cancelled'));
-        value = ch === '\u007f' ? value.slice(0, -1) : value + ch;
-      }
-    };
-    const done = (error: Error | undefined): void => {
-      stdin.off('data', onData);
-      stdin.setRawMode(false);
-      stdin.pause();
-      io.error('\n');
-      if (error) reject(error);
-      else resolve(value);
-    };
-    stdin.on('data', onData);
-  });
+function list(secrets: readonly SecretInfo[], io: CommandIO, json: boolean): number {
+  if (json) io.write(`${JSON.stringify(secrets.map(({ name, class: cls, created, lastUsed }) => ({ name, class: cls, created, lastUsed: lastUsed ?? null })))}\n`);
+  else if (secrets.length === 0) io.write('No secrets. Add one with: printf %s "$TOKEN" | nodwyn secret add NAME --class CLASS\n');
+  else io.write(table(['NAME', 'CLASS', 'CREATED', 'LAST USED'], secrets.map((s) => [s.name, s.class, s.created, s.lastUsed ?? 'never'])));
+  return EXIT_OK;
+}
+
+function table(headers: readonly string[], rows: readonly (readonly string[])[]): string {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: readonly string[]): string => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+  return `${[headers, ...rows].map(line).join('\n')}\n`;
 }

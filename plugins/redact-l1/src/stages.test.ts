@@ -1,0 +1,100 @@
+import { EnvelopeError, isEnvelopeError, TaintToken, type GuardCall, type PluginContext, type TaintTracker } from '@nodwyn/plugin-api';
+import { describe, expect, it } from 'vitest';
+import { createRedactor } from './redactor.js';
+import { ingressStage, logStage, optionalTracker } from './stages.js';
+
+const TOKEN = 'ghp_R8x2KqLm9ZtV4nWp7YbC3dFh6JsA1uEo0GiQ';
+const call = { id: 'c1', session: 's1', name: 'read_file' } as GuardCall;
+
+/** A taint layer that records what it was told, for the assertions. */
+function recordingTracker() {
+  const remembered: { session: string; value: string; tags: readonly string[] }[] = [];
+  const tracker: TaintTracker = { remember: (session, value, tags) => remembered.push({ session, value, tags }), tagsOf: () => [] };
+  return { tracker, remembered };
+}
+
+describe('ingress stage', () => {
+  it('redacts the content, merges the classes into the taint (sorted, unique) and keeps data', async () => {
+    const stage = ingressStage(createRedactor(), () => undefined);
+    const result = await stage.filter(call, { content: `t=${TOKEN}\nDB_PASSWORD=Sup3r$ecret!`, data: { raw: true }, taint: ['keychain', 'github-token'] });
+    expect(result).toEqual({ content: 't=[REDACTED github-token]\nDB_PASSWORD=[REDACTED generic-password]', data: { raw: true }, taint: ['generic-password', 'github-token', 'keychain'] });
+  });
+
+  it('hands each original value, and its decoded form, to the taint layer', async () => {
+    const { tracker, remembered } = recordingTracker();
+    const basic = Buffer.from('ci:W1nter2025!x').toString('base64');
+    await ingressStage(createRedactor(), () => tracker).filter(call, { content: `${TOKEN} Authorization: Basic ${basic}` });
+    expect(remembered).toEqual([
+      { session: 's1', value: TOKEN, tags: ['github-token'] },
+      { session: 's1', value: basic, tags: ['basic-auth'] },
+      { session: 's1', value: 'W1nter2025!x', tags: ['basic-auth'] },
+    ]);
+  });
+
+  it('returns a result without secrets as it came', async () => {
+    const result = { content: 'nothing to see' };
+    expect(await ingressStage(createRedactor(), () => undefined).filter(call, result)).toBe(result);
+  });
+
+  it('throws instead of passing the text on when the detector fails', () => {
+    const broken = createRedactor(() => {
+      throw new Error('bug');
+    });
+    expect(() => ingressStage(broken, () => undefined).filter(call, { content: TOKEN })).toThrow(EnvelopeError);
+  });
+});
+
+describe('log stage', () => {
+  it('redacts every string of the payload and leaves clean events untouched', () => {
+    const stage = logStage(createRedactor());
+    const draft = { session: 's', type: 'tool.denied', actor: 'kernel', payload: { envelope: { received_value: `{"token":"${TOKEN}"}` }, n: 1 } };
+    expect(stage.filter(draft).payload).toEqual({ envelope: { received_value: '{"token":"[REDACTED github-token]"}' }, n: 1 });
+    const clean = { ...draft, payload: { text: 'hello' } };
+    expect(stage.filter(clean)).toBe(clean);
+  });
+
+  it('throws when the detector fails, so the kernel refuses the write', () => {
+    const broken = createRedactor(() => {
+      throw new Error('bug');
+    });
+    expect(() => logStage(broken).filter({ session: 's', type: 'message.user', actor: 'user', payload: { text: TOKEN } })).toThrow(EnvelopeError);
+  });
+});
+
+describe('optionalTracker', () => {
+  const context = (get: () => unknown) => ({ services: { get, provide: () => undefined } }) as unknown as Pick<PluginContext, 'services'>;
+
+  it('is undefined when no plugin provides the taint service', () => {
+    const missing = () => {
+      throw new EnvelopeError({ category: 'NOT_FOUND', code: 'SERVICE_NOT_FOUND', remediation: 'none' });
+    };
+    expect(optionalTracker(context(missing))).toBeUndefined();
+  });
+
+  it('passes any other failure on', () => {
+    const denied = () => {
+      throw new EnvelopeError({ category: 'PERMISSION_DENIED', code: 'PLUGIN_PERMISSION_UNDECLARED', remediation: 'x' });
+    };
+    let error: unknown;
+    try {
+      optionalTracker(context(denied));
+    } catch (caught) {
+      error = caught;
+    }
+    expect(isEnvelopeError(error) && error.envelope.code).toBe('PLUGIN_PERMISSION_UNDECLARED');
+  });
+
+  it('asks for the taint token', () => {
+    const { tracker } = recordingTracker();
+    let asked: unknown;
+    expect(
+      optionalTracker(
+        context(((token: unknown) => {
+          asked = token;
+          return tracker;
+        }) as () => unknown),
+      ),
+    ).toBe(tracker);
+    expect(asked).toBe(TaintToken);
+  });
+});

@@ -1,0 +1,65 @@
+import { isEnvelopeError, TaintToken, type IngressStage, type LogStage, type PluginContext, type TaintTracker } from '@nodwyn/plugin-api';
+import { redactDeep } from './deep-redact.js';
+import { applyDetections, type DetectingRedactor } from './redactor.js';
+
+/** Name of the ingress stage. */
+export const INGRESS_STAGE = 'redact-l1-ingress';
+/** Name of the log stage. */
+export const LOG_STAGE = 'redact-l1-log';
+
+/** The sorted union of two tag sets. */
+function mergeTags(a: readonly string[] = [], b: readonly string[]): readonly string[] {
+  return [...new Set([...a, ...b])].sort();
+}
+
+/**
+ * The taint layer, when a plugin provides it. It is optional (L1 works alone), so it is looked up at
+ * call time and a missing service is not an error; any other failure is.
+ */
+export function optionalTracker(ctx: Pick<PluginContext, 'services'>): TaintTracker | undefined {
+  try {
+    return ctx.services.get(TaintToken);
+  } catch (error) {
+    if (isEnvelopeError(error) && error.envelope.code === 'SERVICE_NOT_FOUND') return undefined;
+    throw error;
+  }
+}
+
+/**
+ * Redacts a tool result before the model sees it, tags the result with the classes found, and hands
+ * each original value (and its decoded forms) to the taint layer so L2 can recognise it later. A
+ * detector failure throws, and the guard denies the call.
+ */
+export function ingressStage(redactor: DetectingRedactor, tracker: () => TaintTracker | undefined): IngressStage {
+  return {
+    name: INGRESS_STAGE,
+    slot: 'ingress',
+    filter(call, result) {
+      const detections = redactor.detect(result.content);
+      if (detections.length === 0) return result;
+      const taintLayer = tracker();
+      for (const d of detections) {
+        const values = new Set([result.content.slice(d.start, d.end), ...d.decoded]);
+        for (const value of values) taintLayer?.remember(call.session, value, [d.class]);
+      }
+      const classes = [...new Set(detections.map((d) => d.class))];
+      return { ...result, content: applyDetections(result.content, detections).text, taint: mergeTags(result.taint, classes) };
+    },
+  };
+}
+
+/**
+ * Redacts every string of an event's payload before it is written, whatever wrote it: the person's
+ * prompt, the model's text and tool arguments, tool results, envelopes (`received_value`). A detector
+ * failure throws, and the kernel refuses to write the event.
+ */
+export function logStage(redactor: DetectingRedactor): LogStage {
+  return {
+    name: LOG_STAGE,
+    slot: 'log',
+    filter(draft) {
+      const payload = redactDeep(draft.payload, (text) => redactor.redact(text).text) as typeof draft.payload;
+      return payload === draft.payload ? draft : { ...draft, payload };
+    },
+  };
+}

@@ -1,20 +1,7 @@
 import { redact } from '../../plugins/redact-l1/src/redactor.js';
+import { ALNUM, BASE64, HEX, mulberry32 as prng } from '../../plugins/redact-l1/test/corpus/prng.js';
 import { percentile, type Row } from './stats.js';
 
-/** mulberry32, so every run redacts the same text. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const ALNUM = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-const BASE64 = `${ALNUM}+/`;
-const HEX = '0123456789abcdef';
 /** Common words of English and of code reviews; security words come only through the code templates. */
 const WORDS = (
   'the a to of and in is it for on that with as this be are by from at or not an have was can will if but all ' +

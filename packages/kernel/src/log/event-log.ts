@@ -23,8 +23,7 @@ type Writer = Transaction<(session: string, drafts: readonly PreparedDraft[]) =>
  * session safely, and `verify` can find edited, removed, reordered, cut or rewritten events.
  */
 export class EventLog {
-  /** Sessions whose head disagreed with their newest signed checkpoint at open; appends to them are refused. */
-  readonly recovery: readonly HeadMismatch[];
+  #recovery: readonly HeadMismatch[] | undefined;
   readonly #db: SqliteDatabase;
   readonly #file: string;
   readonly #key: Buffer;
@@ -44,8 +43,17 @@ export class EventLog {
     this.#hub = new ListenerHub(options.onListenerError);
     this.#clock = options.clock ?? (() => new Date());
     this.#writer = db.transaction((session: string, drafts: readonly PreparedDraft[]) => this.#write(session, drafts));
+  }
+
+  /**
+   * Sessions whose head disagrees with their newest signed checkpoint; appends to them are refused (each
+   * append checks its own session's head, so this scan is only for reporting). Computed on first use:
+   * scanning every session costs time proportional to the log, and most opens never ask.
+   */
+  get recovery(): readonly HeadMismatch[] {
     // One read snapshot, so another process committing meanwhile cannot look like a mismatch.
-    this.recovery = db.transaction(() => this.#heads.scan()).deferred();
+    this.#recovery ??= this.#use('log.recovery', () => this.#db.transaction(() => this.#heads.scan()).deferred());
+    return this.#recovery;
   }
 
   /** Opens or creates a log. Fails with an envelope for a bad key, a foreign or corrupt file, or a missing folder. */

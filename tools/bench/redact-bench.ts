@@ -1,5 +1,5 @@
 import { redact } from '../../plugins/redact-l1/src/redactor.js';
-import { ALNUM, BASE64, HEX, mulberry32 as prng } from '../../plugins/redact-l1/test/corpus/prng.js';
+import { ALNUM, BASE64, HEX, Rng } from '../../plugins/redact-l1/test/corpus/prng.js';
 import { percentile, type Row } from './stats.js';
 
 /** Common words of English and of code reviews; security words come only through the code templates. */
@@ -13,27 +13,7 @@ const WORDS = (
 ).split(' ');
 
 /** Deterministic text in the mix a coding agent reads: code, logs, JSON, lockfiles and prose. */
-class Mix {
-  readonly #random: () => number;
-
-  constructor(seed: number) {
-    this.#random = prng(seed);
-  }
-
-  int(n: number): number {
-    return Math.floor(this.#random() * n);
-  }
-
-  pick<T>(items: readonly T[]): T {
-    return items[this.int(items.length)]!;
-  }
-
-  chars(alphabet: string, n: number): string {
-    let out = '';
-    for (let i = 0; i < n; i++) out += alphabet[this.int(alphabet.length)];
-    return out;
-  }
-
+class Mix extends Rng {
   words(n: number): string {
     return Array.from({ length: n }, () => this.pick(WORDS)).join(' ');
   }

@@ -2,18 +2,8 @@ import type Database from 'better-sqlite3';
 import { EnvelopeError } from '@nodwyn/plugin-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkpointMac, hashEvent, type EventLog, type VerifyReport } from '../../src/log/index.js';
+import type { EventRow as Row } from '../../src/log/statements.js';
 import { draft, rawTamperHandle, tempLog, type TempLog } from './helpers.js';
-
-interface Row {
-  session: string;
-  seq: number;
-  ts: string;
-  type: string;
-  actor: string;
-  payload: string;
-  prev: string;
-  hash: string;
-}
 
 /** Recomputes every hash from `fromSeq` on, as someone rewriting history with the public algorithm would. */
 function rehashFrom(raw: Database.Database, session: string, fromSeq: number): void {

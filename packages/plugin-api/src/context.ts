@@ -1,9 +1,9 @@
-import type { LogEvent } from '@nodwyn/protocol';
+import type { LogEvent, Usage } from '@nodwyn/protocol';
 import type { CliCommand } from './command.js';
 import type { GuardStage } from './guard.js';
 import type { LoopStrategy } from './loop.js';
 import type { PrimitiveDefinition, PrimitiveInfo } from './primitive.js';
-import type { ProviderFactory } from './provider.js';
+import type { ModelMessage, ProviderFactory, ProviderOptions } from './provider.js';
 import type { Token } from './tokens.js';
 
 /** A session as listed. */
@@ -21,6 +21,23 @@ export interface SessionInfo {
 export interface LogReader {
   read(session: string, fromSeq?: number): readonly LogEvent[];
   sessions(): readonly SessionInfo[];
+}
+
+/** A model call a plugin makes for itself (the judge), outside the loop's turn. */
+export interface ModelCompletion {
+  readonly session: string;
+  /** A registered provider id (`anthropic`, `openai`, `scripted`, …) and its options (`model`, `base_url`, …). */
+  readonly provider: string;
+  readonly options: ProviderOptions;
+  readonly messages: readonly ModelMessage[];
+  readonly signal: AbortSignal;
+}
+
+/** What a plugin's model call answered: its text only (tool calls are not offered). */
+export interface ModelCompletionResult {
+  readonly text: string;
+  readonly usage?: Usage;
+  readonly costUsd?: number;
 }
 
 /**
@@ -41,6 +58,11 @@ export interface PluginContext {
     list(): readonly PrimitiveInfo[];
   };
   readonly providers: { register(factory: ProviderFactory): void };
+  /**
+   * Model calls of the plugin's own, through the kernel's guarded fetch and retry budget like the loop's.
+   * Nothing is logged for them: the caller logs what it decided (the judge's `judge.scored`).
+   */
+  readonly models: { complete(request: ModelCompletion): Promise<ModelCompletionResult> };
   readonly loops: { register(strategy: LoopStrategy): void };
   readonly guard: { addStage(stage: GuardStage): void };
   readonly commands: { register(command: CliCommand): void };

@@ -18,3 +18,21 @@ export interface EgressTarget {
 
 /** The handle syntax tools, providers and config carry instead of secret values. */
 export const SECRET_HANDLE = /\{\{secret:([A-Za-z0-9_.-]{1,64})\}\}/g;
+
+/** A request for the last hop, as the kernel's guarded fetch hands it over after the egress check. */
+export interface OutgoingRequest {
+  readonly method: string;
+  readonly url: string;
+  /** Header values may hold `{{secret:NAME}}` handles. */
+  readonly headers: readonly (readonly [string, string])[];
+  readonly body?: string | Uint8Array;
+}
+
+/**
+ * The last hop (plugin `egress`): replaces `{{secret:NAME}}` handles in the headers with their values and
+ * sends the request, following same-origin redirects only. The kernel calls it only after the guard's
+ * egress stages allowed the request; the values it reveals are remembered by the taint tracker.
+ */
+export interface EgressSender {
+  send(session: string, request: OutgoingRequest, signal: AbortSignal | undefined): Promise<Response>;
+}

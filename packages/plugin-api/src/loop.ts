@@ -40,6 +40,35 @@ export interface TurnFloor {
    * refused here: only the model's own calls run them.
    */
   callPrimitive(name: string, args: unknown): Promise<ApplyResult>;
+  readonly plans: TurnPlans;
+}
+
+/** A judged or confirmed plan draft. */
+export interface PlanOutcome {
+  readonly plan: string;
+  readonly approved: boolean;
+  readonly by: 'judge' | 'person';
+  /** 1 for the first draft. */
+  readonly round: number;
+  readonly score?: number;
+  /** What to revise; the window shows it to the model. */
+  readonly feedback?: string;
+}
+
+/**
+ * Plans (ARCHITECTURE.md §6). An irreversible primitive is denied with `PLAN_REQUIRED` until a plan was
+ * approved in the turn, judge or no judge; the strategy asks for one, has it judged (or confirmed by the
+ * person) and records the outcome.
+ */
+export interface TurnPlans {
+  /** True once a plan was approved in this turn. */
+  approved(): boolean;
+  /** Appends `plan.requested`; the window shows it to the model as an instruction to reply with a plan. */
+  request(reason: string): void;
+  /** Appends `plan.approved` or `plan.revise` (whose feedback the window shows the model). */
+  record(outcome: PlanOutcome): void;
+  /** Asks the person to approve a plan, when no judge is configured; false when nobody can answer. */
+  confirm(plan: string): Promise<boolean>;
 }
 
 /** What a strategy returns when the model has answered. */

@@ -1,3 +1,4 @@
+import type { EgressSender } from './egress.js';
 import { createToken } from './tokens.js';
 
 /** A secret as listed: never its value. */
@@ -48,3 +49,6 @@ export interface TaintTracker {
 
 /** The L2 taint service. */
 export const TaintToken = createToken<TaintTracker>('taint');
+
+/** The egress last hop, which reveals secrets: getting it needs the `secrets.reveal` permission. */
+export const EgressSenderToken = createToken<EgressSender>('egress.sender', { permission: 'secrets.reveal' });

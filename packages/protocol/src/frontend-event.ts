@@ -15,6 +15,8 @@ export const FrontendEventSchema = z.discriminatedUnion('type', [
     name: z.string().optional(),
     args_fragment: z.string(),
   }),
+  /** A model request failed before any content and will be sent again after `delay_ms`. */
+  z.object({ type: z.literal('model.retry'), session: z.string(), attempt: z.number().int().positive(), delay_ms: z.number().int().nonnegative(), reason: z.string() }),
   z.object({
     type: z.literal('confirmation.requested'),
     session: z.string(),

@@ -74,6 +74,10 @@ export const EventPayloads = {
     stop_reason: z.string(),
     provider: z.string(),
     model: z.string().optional(),
+    /** What the call cost, from the provider's price table (absent when the model has no price). */
+    cost_usd: z.number().nonnegative().optional(),
+    /** Reasoning blocks, kept so they can be sent back to the provider and read later. */
+    thinking: z.array(z.object({ text: z.string(), signature: z.string().optional(), redacted: z.boolean().optional() })).optional(),
   }),
   'tool.completed': z.object({
     ...callFields,
@@ -89,6 +93,15 @@ export const EventPayloads = {
     reason: z.enum(TURN_END_REASONS),
     answer: z.string().optional(),
     envelope: EnvelopeSchema.optional(),
+  }),
+  'plan.requested': z.object({ reason: z.string() }),
+  'plan.approved': z.object({ plan: z.string(), by: z.enum(['judge', 'person']), round: z.number().int().positive(), score: z.number().optional() }),
+  'plan.revise': z.object({
+    plan: z.string(),
+    by: z.enum(['judge', 'person']),
+    round: z.number().int().positive(),
+    score: z.number().optional(),
+    feedback: z.string().optional(),
   }),
   'primitive.replaced': z.object({ name: z.string(), previous_owner: z.string(), owner: z.string() }),
 } as const;

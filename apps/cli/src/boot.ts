@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Kernel } from '@nodwyn/kernel';
-import { API_VERSION } from '@nodwyn/plugin-api';
+import { API_VERSION, EgressSenderToken } from '@nodwyn/plugin-api';
 import { PluginHost } from '@nodwyn/plugin-host';
 import { mkdirSync, realpathSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -39,6 +39,7 @@ export async function boot(): Promise<Runtime> {
     dataDir: dir,
     disabled: userConfig.distribution?.disabled ?? [],
   });
+  kernel.useSender(() => host.service(EgressSenderToken));
   try {
     await host.load(defaultDistribution(userConfig, pluginRoot));
     await host.start();

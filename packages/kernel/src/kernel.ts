@@ -7,6 +7,9 @@ import {
   type PrimitiveDefinition,
   type PrimitiveInfo,
   type ProviderFactory,
+  type EgressSender,
+  type ModelCompletion,
+  type ModelCompletionResult,
 } from '@nodwyn/plugin-api';
 import type { LogEvent } from '@nodwyn/protocol';
 import { KernelCodes } from './errors.js';
@@ -16,6 +19,7 @@ import { EventLog, type AppendDraft } from './log/index.js';
 import { PrimitiveTable } from './primitives/primitive-table.js';
 import { Registry } from './registry.js';
 import { KERNEL_STREAM, SessionStore } from './sessions/session-store.js';
+import { completeModel } from './turn/complete-model.js';
 import { runTurn, type RunOptions, type RunResult } from './turn/turn-runner.js';
 
 /** Where the kernel keeps its data and which workspace its tools work in. */
@@ -31,6 +35,9 @@ export interface KernelOptions {
   readonly outputCap?: number;
 }
 
+/** Where the kernel finds the egress plugin's last hop (the app wires it to the plugin host's services). */
+export type SenderLookup = () => EgressSender | undefined;
+
 /**
  * The microkernel: the log, the primitive table and the guard, plus the sessions and turn floor built on
  * them. Plugins reach it only through the plugin host's context; apps and tests compose it directly.
@@ -45,6 +52,7 @@ export class Kernel {
   readonly loops = new Registry<LoopStrategy>('loop strategy', (s) => s.id);
   readonly commands = new Registry<CliCommand>('command', (c) => c.name);
   readonly workspace: string;
+  #sender: SenderLookup = () => undefined;
 
   private constructor(log: EventLog, options: KernelOptions) {
     this.log = log;
@@ -86,9 +94,23 @@ export class Kernel {
     return this.guard.apply(request);
   }
 
+  /** Tells the kernel where the egress last hop is (the plugin host provides it as a service). */
+  useSender(lookup: SenderLookup): void {
+    this.#sender = lookup;
+  }
+
   /** Runs one prompt to its end on the turn floor. */
   run(options: RunOptions): Promise<RunResult> {
-    return runTurn({ sessions: this.sessions, guard: this.guard, primitives: this.primitives, append: (s, d) => this.append(s, d) }, options);
+    return runTurn(this.#floorDeps(), options);
+  }
+
+  /** A plugin's own model call (the judge's), guarded like the loop's; see `PluginContext.models`. */
+  complete(request: ModelCompletion): Promise<ModelCompletionResult> {
+    return completeModel({ guard: this.guard, providers: this.providers, sender: () => this.#sender() }, request);
+  }
+
+  #floorDeps() {
+    return { sessions: this.sessions, guard: this.guard, primitives: this.primitives, append: (s: string, d: AppendDraft) => this.append(s, d), sender: () => this.#sender() };
   }
 
   /** The read-only log view plugins with `log.read` get. */
@@ -109,6 +131,7 @@ export class Kernel {
       appendEvent: (owner: string, session: string, type: string, payload: Readonly<Record<string, unknown>>) => {
         this.append(session, { type, actor: `plugin:${owner}`, payload });
       },
+      completeModel: (_owner: string, request: ModelCompletion) => this.complete(request),
       log: this.reader,
     };
   }

@@ -3,6 +3,8 @@ import type {
   GuardStage,
   LogReader,
   LoopStrategy,
+  ModelCompletion,
+  ModelCompletionResult,
   PrimitiveDefinition,
   PrimitiveInfo,
   ProviderFactory,
@@ -27,6 +29,8 @@ export interface KernelPort {
   registerCommand(owner: string, command: CliCommand): void;
   /** Appends a plugin's event to a session (actor `plugin:<owner>`), through the kernel's log stages. */
   appendEvent(owner: string, session: string, type: string, payload: Readonly<Record<string, unknown>>): void;
+  /** A plugin's own model call through the kernel's guarded fetch (`PluginContext.models.complete`). */
+  completeModel(owner: string, request: ModelCompletion): Promise<ModelCompletionResult>;
   /** Read-only view of the log, handed to plugins that declare `log.read`. */
   readonly log: LogReader;
 }

@@ -54,6 +54,7 @@ export function createPluginContext(input: PluginContextInput): PluginContext {
       list: () => kernel.listPrimitives(),
     },
     providers: { register: (factory) => contributions.add({ kind: 'provider', name: factory.id, factory }) },
+    models: { complete: (request) => kernel.completeModel(name, request) },
     loops: { register: (strategy) => contributions.add({ kind: 'loop', name: strategy.id, strategy }) },
     guard: { addStage: (stage) => contributions.add({ kind: 'guard-stage', name: stage.name, stage }) },
     commands: { register: (command) => contributions.add({ kind: 'command', name: command.name, command }) },

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { container as globalContainer, type DependencyContainer } from 'tsyringe';
-import { EnvelopeError, envelope, type Envelope } from '@nodwyn/plugin-api';
+import { EnvelopeError, envelope, type Envelope, type Token } from '@nodwyn/plugin-api';
 import { assertDistributionValid, type Distribution } from './distribution.js';
 import { hostEnvelopeInit, pluginEnvelope, PLUGIN_HOST_PACKAGE } from './errors.js';
 import { freezeSettings } from './freeze-settings.js';
@@ -108,6 +108,15 @@ export class PluginHost {
     if (this.#phase === 'stopped') return [];
     if (this.#phase === 'busy') return [this.#phaseEnvelope('stopAll', 'not busy')];
     return this.#teardown();
+  }
+
+  /**
+   * A service some plugin provided, for the app that composes the kernel (the egress sender); undefined
+   * when none did or the host is stopped. Plugins get services through their context, never here.
+   */
+  service<T>(token: Token<T>): T | undefined {
+    if (this.#phase === 'stopped' || !this.#root.isRegistered(token.key, true)) return undefined;
+    return this.#root.resolve<T>(token.key);
   }
 
   /** One row per distribution entry, in distribution order, for `nodwyn plugins`. */

@@ -219,6 +219,29 @@ describe('contributions and context', () => {
     let keys: string[] = [];
     const host = createHost(new RecordingKernel());
     await host.load(distribution(entry(testPlugin('look', {}, [], { register: (ctx) => void (keys = Object.keys(ctx)) }))));
-    expect(keys.sort()).toEqual(['commands', 'config', 'dataDir', 'events', 'guard', 'log', 'loops', 'plugin', 'primitives', 'providers', 'services', 'settings', 'workspace']);
+    expect(keys.sort()).toEqual(['commands', 'config', 'dataDir', 'events', 'guard', 'log', 'loops', 'models', 'plugin', 'primitives', 'providers', 'services', 'settings', 'workspace']);
+  });
+
+  it('lets the composing app read a provided service until the host stops', async () => {
+    const token = createToken<string>('test.sender');
+    const host = createHost(new RecordingKernel());
+    const provider = testPlugin('giver', { provides: ['service:test.sender'] }, [], { register: (ctx) => ctx.services.provide(token, 'the sender') });
+    await host.load(distribution(entry(provider)));
+    await host.start();
+    expect(host.service(token)).toBe('the sender');
+    expect(host.service(createToken<string>('test.absent'))).toBeUndefined();
+    await host.stopAll();
+    expect(host.service(token)).toBeUndefined();
+  });
+
+  it("forwards a plugin's own model call to the kernel under its name", async () => {
+    const kernel = new RecordingKernel();
+    const host = createHost(kernel);
+    const caller = testPlugin('asker', {}, [], {
+      start: async (ctx) => void (await ctx.models.complete({ session: 's', provider: 'scripted', options: {}, messages: [], signal: new AbortController().signal })),
+    });
+    await host.load(distribution(entry(caller)));
+    await host.start();
+    expect(kernel.registrations).toContain('asker model:scripted');
   });
 });

@@ -12,6 +12,8 @@ import {
   type PrimitiveDefinition,
   type PrimitiveInfo,
   type ProviderFactory,
+  type ModelCompletion,
+  type ModelCompletionResult,
   z,
 } from '@nodwyn/plugin-api';
 import type { Distribution, DistributionEntry, KernelPort, PluginHostOptions } from '../src/index.js';
@@ -61,6 +63,11 @@ export class RecordingKernel implements KernelPort {
 
   appendEvent(owner: string, session: string, type: string): void {
     this.registrations.push(`${owner} event:${session}:${type}`);
+  }
+
+  async completeModel(owner: string, request: ModelCompletion): Promise<ModelCompletionResult> {
+    this.registrations.push(`${owner} model:${request.provider}`);
+    return { text: '' };
   }
 }
 

@@ -1,4 +1,4 @@
-import { MODEL_NAME, HOST_NAME, TIERS, type ModelProvider, type ModelStreamEvent, type PluginDefinition } from '@nodwyn/plugin-api';
+import { MODEL_NAME, HOST_NAME, retryBudget, TIERS, type ModelProvider, type ModelStreamEvent, type PluginDefinition } from '@nodwyn/plugin-api';
 import { EnvelopeSchema } from '@nodwyn/protocol';
 import { describe, expect, it } from 'vitest';
 import { echoPlugin } from './echo-plugin.js';
@@ -51,7 +51,8 @@ export function describePrimitivePluginConformance(plugin: PluginDefinition, opt
 /** Collects a provider's stream, or the envelope it failed with. */
 export async function collectStream(provider: ModelProvider, signal: AbortSignal = new AbortController().signal): Promise<ModelStreamEvent[]> {
   const events: ModelStreamEvent[] = [];
-  for await (const event of provider.stream({ session: 'conformance', messages: [{ role: 'user', text: 'hello' }], tools: [] }, signal)) events.push(event);
+  const request = { session: 'conformance', messages: [{ role: 'user' as const, text: 'hello' }], tools: [], fetch: globalThis.fetch.bind(globalThis), retries: retryBudget(3) };
+  for await (const event of provider.stream(request, signal)) events.push(event);
   return events;
 }
 

@@ -3,6 +3,7 @@ import { Kernel, type Budgets, type RunResult } from '@nodwyn/kernel';
 import {
   API_VERSION,
   definePlugin,
+  EgressSenderToken,
   type ApplyResult,
   type Confirmer,
   type LoopStrategy,
@@ -63,6 +64,7 @@ export async function startTestKernel(options: TestKernelOptions = {}): Promise<
   const kernel = Kernel.open({ dbPath: options.dbPath ?? ':memory:', key: randomBytes(32), workspace: realpathSync(workspace) });
   const settings = options.settings ?? {};
   const host = new PluginHost({ kernel: kernel.port(), apiVersion: API_VERSION, settings, workspace: realpathSync(workspace), dataDir });
+  kernel.useSender(() => host.service(EgressSenderToken));
   try {
     await host.load({ name: 'test', plugins: (options.plugins ?? []).map(toEntry) });
     await host.start();

@@ -1,4 +1,4 @@
-import type { LogReader, ModelMessage, ModelRequest, ModelStreamEvent, PluginContext, ProviderFactory, ToolCall } from '@nodwyn/plugin-api';
+import { retryBudget, type LogReader, type ModelMessage, type ModelRequest, type ModelStreamEvent, type PluginContext, type ProviderFactory, type ToolCall } from '@nodwyn/plugin-api';
 import { providerScriptedPlugin } from '../src/index.js';
 
 function notUsed(what: string): never {
@@ -17,6 +17,7 @@ export async function registerProviders(log: LogReader = { read: () => [], sessi
     log,
     primitives: { register: () => notUsed('primitives.register'), list: () => notUsed('primitives.list') },
     providers: { register: (factory) => void factories.set(factory.id, factory) },
+    models: { complete: () => notUsed('models.complete') },
     loops: { register: () => notUsed('loops.register') },
     guard: { addStage: () => notUsed('guard.addStage') },
     commands: { register: () => notUsed('commands.register') },
@@ -36,7 +37,7 @@ export async function factory(id: string, log?: LogReader): Promise<ProviderFact
 
 /** A request with the given window and no tools. */
 export function request(...messages: ModelMessage[]): ModelRequest {
-  return { session: 'session-under-test', messages, tools: [] };
+  return { session: 'session-under-test', messages, tools: [], fetch: () => notUsed('fetch'), retries: retryBudget(0) };
 }
 
 /** Drains a stream into an array. */

@@ -28,6 +28,7 @@ function recordingContext(settings: Record<string, unknown> = {}) {
     log: { read: unavailable, sessions: unavailable },
     primitives: { register: (definition) => void registered.push(definition), list: () => [] },
     providers: { register: unavailable },
+    models: { complete: unavailable },
     loops: { register: unavailable },
     guard: { addStage: unavailable },
     commands: { register: unavailable },

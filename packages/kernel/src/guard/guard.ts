@@ -1,5 +1,6 @@
 import {
   envelope,
+  EnvelopeError,
   toEnvelope,
   TIERS,
   type ApplyResult,
@@ -9,6 +10,7 @@ import {
   type Envelope,
   type ToolResult,
   type Verdict,
+  type EgressTarget,
 } from '@nodwyn/plugin-api';
 import { randomUUID } from 'node:crypto';
 import { KernelCodes } from '../errors.js';
@@ -18,7 +20,7 @@ import { execute } from './execute.js';
 import { preflight } from './preflight.js';
 import { collect, Denied, egressTargets, mergeTags, stageFailure } from './denial.js';
 import { isPromise } from './is-promise.js';
-import { askConfirmation, tierVerdict } from './policy.js';
+import { askConfirmation, planRequired, tierVerdict } from './policy.js';
 import type { StageSet } from './stage-set.js';
 
 /** One call to make through the guard. */
@@ -32,6 +34,20 @@ export interface ApplyRequest {
   /** Who answers confirmations; without one, calls that need a confirmation are denied. */
   readonly confirmer?: Confirmer;
   readonly taint?: readonly string[];
+  /**
+   * Inside a turn: whether a plan was approved. An irreversible call is denied with `PLAN_REQUIRED` while it
+   * is false (the hard trigger); outside a turn (undefined) a person invokes primitives directly.
+   */
+  readonly planApproved?: boolean;
+}
+
+/** A request about to leave the machine outside any primitive (a provider's HTTP call). */
+export interface EgressCheck {
+  readonly session: string;
+  /** What sends it, e.g. `model.stream`. */
+  readonly name: string;
+  readonly targets: readonly EgressTarget[];
+  readonly confirmer?: Confirmer;
 }
 
 /** What the guard needs from the kernel around it. */
@@ -79,6 +95,33 @@ export class Guard {
     return outcome.result;
   }
 
+  /**
+   * Runs the egress stages on a request that no primitive sends (a model provider's HTTP call), asking the
+   * confirmer when a stage wants a person. Resolves when the request may leave; rejects with an
+   * `EnvelopeError` when it may not. Nothing is logged but what the stages and the confirmation log.
+   */
+  async checkEgress(check: EgressCheck): Promise<void> {
+    const call: GuardCall = {
+      id: `egress_${randomUUID()}`,
+      session: check.session,
+      name: check.name,
+      args: { targets: check.targets.map((t) => ({ method: t.method, url: t.url })) },
+      tier: 'read',
+      visibility: 'host',
+      owner: 'kernel',
+      egress: true,
+      targets: check.targets,
+      origin: 'host',
+      taint: [],
+    };
+    try {
+      await this.#checkSlot('egress', call, { session: check.session, name: check.name, args: call.args, origin: 'host', confirmer: check.confirmer });
+    } catch (error) {
+      if (error instanceof Denied) throw new EnvelopeError(error.envelope);
+      throw error;
+    }
+  }
+
   async #run(request: ApplyRequest, callId: string): Promise<ToolResult & { truncated: boolean }> {
     const primitive = this.#resolve(request);
     const checked = preflight(primitive.input, request.args, primitive.name);
@@ -96,6 +139,7 @@ export class Guard {
       origin: request.origin,
       taint: request.taint ?? [],
     };
+    if (call.tier === 'irreversible' && request.planApproved === false) throw new Denied('policy', planRequired(call));
     for (const slot of CHECK_SLOTS) {
       if (slot === 'policy' || this.deps.stages.of(slot).length > 0) await this.#checkSlot(slot, call, request);
     }
@@ -107,7 +151,16 @@ export class Guard {
       outputCap: this.deps.outputCap,
       taint: call.taint,
       apply: (name: string, args: unknown, options: { taint?: readonly string[] } = {}) =>
-        this.apply({ session: request.session, name, args, origin: 'host', signal, confirmer: request.confirmer, taint: mergeTags(call.taint, options.taint) }),
+        this.apply({
+          session: request.session,
+          name,
+          args,
+          origin: 'host',
+          signal,
+          confirmer: request.confirmer,
+          taint: mergeTags(call.taint, options.taint),
+          planApproved: request.planApproved,
+        }),
     };
     const result = await execute(primitive, call.args, context, signal);
     return this.#ingress(call, result);

@@ -10,6 +10,20 @@ export function tierVerdict(call: GuardCall): Verdict {
 }
 
 /**
+ * The hard trigger (ARCHITECTURE.md §6): an irreversible call inside a turn needs an approved plan first,
+ * whatever the judge or the person's `--yes` say about single calls.
+ */
+export function planRequired(call: GuardCall): Envelope {
+  return envelope({
+    category: 'PRECONDITION_FAILED',
+    code: KernelCodes.PLAN_REQUIRED,
+    operation: call.name,
+    retryable: 'after_remediation',
+    remediation: `${call.name} is irreversible, so it runs only after a plan was approved in this turn. Reply with a short numbered plan of what you will do (no tool calls); once it is approved, call ${call.name} again.`,
+  });
+}
+
+/**
  * Asks the confirmer, if there is one. No confirmer means no person is there: the call is denied with
  * `CONFIRMATION_REQUIRED`; a confirmer that throws counts as a refusal (fail closed).
  */

@@ -1,4 +1,4 @@
-import { envelope, type ModelMessage } from '@nodwyn/plugin-api';
+import { envelope, type ModelMessage, type ThinkingBlock } from '@nodwyn/plugin-api';
 import type { Envelope, LogEvent, ToolCall } from '@nodwyn/protocol';
 import { KernelCodes } from '../errors.js';
 
@@ -11,6 +11,15 @@ function messageTokens(message: ModelMessage): number {
   if (message.role === 'assistant') return estimateTokens(message.text) + estimateTokens(JSON.stringify(message.toolCalls));
   return estimateTokens(message.text);
 }
+
+/** How the plan events read to the model: instructions from nodwyn, not from the person. */
+const PLAN_NOTES: Readonly<Record<string, (p: Record<string, unknown>) => string>> = {
+  'plan.requested': (p) =>
+    `[nodwyn] A plan is required before acting (${String(p.reason)}). Reply with a short numbered plan of what you will do, and make no tool calls in that reply; it will be reviewed first.`,
+  'plan.revise': (p) =>
+    `[nodwyn] The plan was not approved${typeof p.score === 'number' ? ` (score ${p.score})` : ''}.${p.feedback ? ` Feedback: ${String(p.feedback)}` : ''} Reply with a revised plan and no tool calls.`,
+  'plan.approved': () => '[nodwyn] The plan was approved. Carry it out now.',
+};
 
 /** The envelope of a call the log holds no outcome for (the process died while it ran). */
 export function interruptedEnvelope(call: ToolCall): Envelope {
@@ -56,8 +65,12 @@ export function scanEvents(events: readonly LogEvent[]): { messages: ModelMessag
     } else if (event.type === 'message.assistant') {
       closeOpen();
       const toolCalls = (p.tool_calls as ToolCall[] | undefined) ?? [];
-      messages.push({ role: 'assistant', text: String(p.text ?? ''), toolCalls });
+      const thinking = Array.isArray(p.thinking) ? (p.thinking as ThinkingBlock[]) : [];
+      messages.push({ role: 'assistant', text: String(p.text ?? ''), toolCalls, ...(thinking.length > 0 ? { thinking } : {}) });
       open = new Map(toolCalls.map((c) => [c.id, c]));
+    } else if (event.type in PLAN_NOTES) {
+      closeOpen();
+      messages.push({ role: 'user', text: PLAN_NOTES[event.type]!(p) });
     } else if (event.type.startsWith('tool.') && p.origin !== 'host' && open.has(String(p.call_id))) {
       const call = open.get(String(p.call_id))!;
       open.delete(call.id);

@@ -10,6 +10,10 @@ export interface Budgets {
   readonly maxRepeats: number;
   /** Token budget of the window sent to the model. */
   readonly windowTokens: number;
+  /** Retries of failed model requests over the whole run (the transport runtime takes one per retry). */
+  readonly maxRetries: number;
+  /** USD over all model calls, from the providers' price tables; calls without a price count nothing. */
+  readonly maxCostUsd: number;
 }
 
 /** Defaults that let real work finish and stop a runaway loop. */
@@ -20,4 +24,6 @@ export const DEFAULT_BUDGETS: Budgets = {
   maxWallMs: 30 * 60_000,
   maxRepeats: 3,
   windowTokens: 150_000,
+  maxRetries: 10,
+  maxCostUsd: Number.POSITIVE_INFINITY,
 };

@@ -1,4 +1,4 @@
-import { EnvelopeError, toEnvelope, type AssistantMessage, type ModelProvider, type ModelRequest } from '@nodwyn/plugin-api';
+import { costUsd, EnvelopeError, toEnvelope, type AssistantMessage, type ModelProvider, type ModelRequest, type ThinkingBlock } from '@nodwyn/plugin-api';
 import type { FrontendEvent, ToolCall, Usage } from '@nodwyn/protocol';
 import { KernelCodes } from '../errors.js';
 
@@ -6,6 +6,7 @@ import { KernelCodes } from '../errors.js';
 export interface StreamedMessage extends AssistantMessage {
   readonly complete: boolean;
   readonly error?: EnvelopeError;
+  readonly thinking: readonly ThinkingBlock[];
 }
 
 /**
@@ -20,6 +21,7 @@ export async function streamModel(
 ): Promise<StreamedMessage> {
   let text = '';
   const toolCalls: ToolCall[] = [];
+  const thinking: ThinkingBlock[] = [];
   let usage: Usage | undefined;
   let stopReason = 'end_turn';
   try {
@@ -30,6 +32,10 @@ export async function streamModel(
         onEvent({ type: 'delta.text', session: request.session, text: event.text });
       } else if (event.type === 'tool_call_delta') {
         onEvent({ type: 'delta.tool_call', session: request.session, call_id: event.callId, name: event.name, args_fragment: event.argsFragment });
+      } else if (event.type === 'thinking') {
+        thinking.push(event.block);
+      } else if (event.type === 'retry') {
+        onEvent({ type: 'model.retry', session: request.session, attempt: event.attempt, delay_ms: Math.round(event.delayMs), reason: event.reason });
       } else if (event.type === 'tool_call') {
         toolCalls.push(uniqueCall(event.call, toolCalls));
       } else if (event.type === 'usage') {
@@ -38,16 +44,22 @@ export async function streamModel(
         stopReason = event.reason;
       }
     }
-    return { text, toolCalls, stopReason, usage, complete: true };
+    return { text, toolCalls, stopReason, usage, thinking, complete: true };
   } catch (error) {
     const reason = signal.aborted ? signal.reason : error;
     const env = toEnvelope(reason, { operation: 'model.stream', plugin: provider.id, code: KernelCodes.PROVIDER_FAILED });
-    return { text, toolCalls: [], stopReason: 'interrupted', usage, complete: false, error: new EnvelopeError(env, { cause: error }) };
+    return { text, toolCalls: [], stopReason: 'interrupted', usage, thinking, complete: false, error: new EnvelopeError(env, { cause: error }) };
   }
+}
+
+/** What one call cost in USD, when the provider knows the model's price and reported usage. */
+export function costOf(streamed: StreamedMessage, provider: ModelProvider): number | undefined {
+  return streamed.usage && provider.price ? costUsd(streamed.usage, provider.price) : undefined;
 }
 
 /** The `message.assistant` payload of what arrived: a broken stream keeps its text, never half a tool call. */
 export function assistantPayload(streamed: StreamedMessage, provider: ModelProvider): Record<string, unknown> {
+  const cost = costOf(streamed, provider);
   return {
     text: streamed.text,
     tool_calls: streamed.toolCalls,
@@ -55,6 +67,8 @@ export function assistantPayload(streamed: StreamedMessage, provider: ModelProvi
     provider: provider.id,
     ...(provider.model ? { model: provider.model } : {}),
     ...(streamed.usage ? { usage: streamed.usage } : {}),
+    ...(cost !== undefined ? { cost_usd: cost } : {}),
+    ...(streamed.thinking.length > 0 ? { thinking: streamed.thinking } : {}),
   };
 }
 

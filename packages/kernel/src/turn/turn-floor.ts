@@ -2,8 +2,13 @@ import {
   EnvelopeError,
   type ApplyResult,
   type AssistantMessage,
+  retryBudget,
   type Confirmer,
+  type EgressSender,
   type Envelope,
+  type PlanOutcome,
+  type RetryBudget,
+  type TurnPlans,
   type ModelMessage,
   type ModelProvider,
   type ToolCallResult,
@@ -19,7 +24,8 @@ import type { SessionStore } from '../sessions/session-store.js';
 import { fitWindow, messagesFromEvents } from '../sessions/window.js';
 import type { Budgets } from './budgets.js';
 import { callKey, sameCalls } from './call-identity.js';
-import { assistantPayload, streamModel } from './model-call.js';
+import { createGuardedFetch } from './guarded-fetch.js';
+import { assistantPayload, costOf, streamModel } from './model-call.js';
 import { budgetEnvelope, foreignCallEnvelope, repeatEnvelope, stopEnvelope } from './stop-envelopes.js';
 
 /** What the floor needs from the kernel. */
@@ -28,6 +34,8 @@ export interface FloorDeps {
   readonly guard: Guard;
   readonly primitives: PrimitiveTable;
   readonly append: (session: string, draft: AppendDraft) => unknown;
+  /** The egress plugin's last hop, for the guarded fetch. */
+  readonly sender: () => EgressSender | undefined;
 }
 
 /** One run's settings. */
@@ -60,10 +68,14 @@ export class Floor implements TurnFloor {
   #turns = 0;
   #toolCalls = 0;
   #tokens = 0;
+  #costUsd = 0;
+  #planApproved = false;
+  readonly #retries: RetryBudget;
   #pending: { message: AssistantMessage; answered: Set<string> } | undefined;
 
   constructor(private readonly deps: FloorDeps, private readonly options: FloorOptions) {
     this.session = options.session;
+    this.#retries = retryBudget(options.budgets.maxRetries);
     const onCancel = (): void => this.halt('cancelled', stopEnvelope('CANCELLED', KernelCodes.TURN_CANCELLED, 'The run was cancelled by the user.'));
     if (options.signal.aborted) onCancel();
     else options.signal.addEventListener('abort', onCancel, { once: true });
@@ -107,7 +119,9 @@ export class Floor implements TurnFloor {
     if (this.#turns >= budgets.maxTurns) this.#stopNow('budget', budgetEnvelope(KernelCodes.BUDGET_TURNS, `${budgets.maxTurns} model calls`));
     this.#turns++;
     const messages = await this.window();
-    const streamed = await streamModel(provider, { session: this.session, messages, tools: this.tools() }, this.signal, this.options.onEvent ?? (() => undefined));
+    const fetch = createGuardedFetch({ guard: this.deps.guard, session: this.session, name: 'model.stream', confirmer: this.options.confirmer, sender: this.deps.sender });
+    const request = { session: this.session, messages, tools: this.tools(), fetch, retries: this.#retries };
+    const streamed = await streamModel(provider, request, this.signal, this.options.onEvent ?? (() => undefined));
     if (streamed.complete || streamed.text.length > 0) {
       this.deps.append(this.session, { type: 'message.assistant', actor: 'model', payload: assistantPayload(streamed, provider) });
     }
@@ -117,6 +131,8 @@ export class Floor implements TurnFloor {
     }
     this.#tokens += (streamed.usage?.input ?? 0) + (streamed.usage?.output ?? 0);
     if (this.#tokens > budgets.maxTokens) this.halt('budget', budgetEnvelope(KernelCodes.BUDGET_TOKENS, `${budgets.maxTokens} tokens`));
+    this.#costUsd += costOf(streamed, provider) ?? 0;
+    if (this.#costUsd > budgets.maxCostUsd) this.halt('budget', budgetEnvelope(KernelCodes.BUDGET_COST, `$${budgets.maxCostUsd} of model cost`));
     const message: AssistantMessage = { text: streamed.text, toolCalls: streamed.toolCalls, stopReason: streamed.stopReason, usage: streamed.usage };
     this.#pending = { message, answered: new Set() };
     return message;
@@ -141,8 +157,37 @@ export class Floor implements TurnFloor {
     if (this.deps.primitives.get(name)?.visibility === 'model') {
       throw new EnvelopeError(foreignCallEnvelope(`${name} is a model tool; only the model's own tool calls run it. A loop strategy may call host primitives only.`));
     }
-    return this.deps.guard.apply({ session: this.session, name, args, origin: 'host', signal: this.signal, confirmer: this.options.confirmer });
+    return this.deps.guard.apply({ session: this.session, name, args, origin: 'host', signal: this.signal, confirmer: this.options.confirmer, planApproved: this.#planApproved });
   }
+
+  readonly plans: TurnPlans = {
+    approved: () => this.#planApproved,
+    request: (reason: string) => {
+      this.#throwIfStopped();
+      this.deps.append(this.session, { type: 'plan.requested', actor: 'kernel', payload: { reason } });
+    },
+    record: (outcome: PlanOutcome) => {
+      this.#throwIfStopped();
+      const { plan, by, round, score, feedback } = outcome;
+      const scored = score === undefined ? {} : { score };
+      if (outcome.approved) {
+        this.deps.append(this.session, { type: 'plan.approved', actor: 'kernel', payload: { plan, by, round, ...scored } });
+        this.#planApproved = true;
+      } else {
+        this.deps.append(this.session, { type: 'plan.revise', actor: 'kernel', payload: { plan, by, round, ...scored, ...(feedback ? { feedback } : {}) } });
+      }
+    },
+    confirm: async (plan: string) => {
+      this.#throwIfStopped();
+      const { confirmer } = this.options;
+      if (!confirmer) return false;
+      try {
+        return await confirmer.confirm({ session: this.session, callId: 'plan', name: 'plan', tier: 'irreversible', reason: `approve this plan before it runs:\n${plan}`, args: { plan } });
+      } catch {
+        return false;
+      }
+    },
+  };
 
   /** Gives every call of the latest message that has no result one, so no call is left unanswered. */
   closeUnanswered(code: string): void {
@@ -184,6 +229,7 @@ export class Floor implements TurnFloor {
       callId: call.id,
       signal: this.signal,
       confirmer: this.options.confirmer,
+      planApproved: this.#planApproved,
     });
     if (result.ok) return { call, ok: true, content: result.content };
     return { call, ok: false, content: JSON.stringify(result.envelope), envelope: result.envelope };

@@ -1,0 +1,84 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ModelMessage, ModelProvider, ModelRequest, ModelStreamEvent } from '@nodwyn/plugin-api';
+import type { FrontendEvent } from '@nodwyn/protocol';
+import { echo, memoryKernel, simpleLoop } from '../../test/helpers.js';
+import type { Kernel } from '../kernel.js';
+
+let kernel: Kernel;
+afterEach(() => kernel?.close());
+
+/** A priced provider that plays its turns in order and keeps each request. */
+function priced(turns: ModelStreamEvent[][]): ModelProvider & { requests: ModelRequest[] } {
+  const requests: ModelRequest[] = [];
+  return {
+    id: 'priced',
+    model: 'm1',
+    price: { input: 3, output: 15, cache_read: 0.3, cache_write: 3.75 },
+    requests,
+    async *stream(request: ModelRequest) {
+      requests.push(request);
+      yield* turns[requests.length - 1] ?? [];
+    },
+  };
+}
+
+const call = (id: string): ModelStreamEvent => ({ type: 'tool_call', call: { id, name: 'echo', args: { text: id } } });
+const usage = (input: number, output: number): ModelStreamEvent => ({ type: 'usage', usage: { input, output, cache_read: 1000, cache_write: 0 } });
+
+describe('model calls on the floor', () => {
+  it('logs each message with its cost from the provider price and its thinking blocks, and sends the thinking back', async () => {
+    kernel = memoryKernel();
+    kernel.primitives.register('t', echo);
+    const session = kernel.sessions.create({ workspace: kernel.workspace });
+    const thinking = { text: 'I should echo.', signature: 'sig-1' };
+    const provider = priced([
+      [{ type: 'thinking', block: thinking }, call('a'), usage(1000, 100), { type: 'stop', reason: 'tool_use' }],
+      [{ type: 'text', text: 'done' }, usage(2000, 10), { type: 'stop', reason: 'end_turn' }],
+    ]);
+    await kernel.run({ session, prompt: 'go', provider, strategy: simpleLoop });
+    const messages = kernel.log.read(session).filter((e) => e.type === 'message.assistant');
+    // 1000 × 3 + 100 × 15 + 1000 × 0.3 per million tokens.
+    expect(messages[0]!.payload).toMatchObject({ model: 'm1', cost_usd: 0.0048, thinking: [thinking] });
+    expect(messages[1]!.payload).toMatchObject({ cost_usd: 0.00645 });
+    const assistant = provider.requests[1]!.messages.find((m): m is Extract<ModelMessage, { role: 'assistant' }> => m.role === 'assistant');
+    expect(assistant?.thinking).toEqual([thinking]);
+  });
+
+  it('stops the run when the cost budget is spent', async () => {
+    kernel = memoryKernel();
+    kernel.primitives.register('t', echo);
+    const session = kernel.sessions.create({ workspace: kernel.workspace });
+    const provider = priced([[call('a'), usage(1_000_000, 0), { type: 'stop', reason: 'tool_use' }], [{ type: 'text', text: 'never' }]]);
+    const result = await kernel.run({ session, prompt: 'go', provider, strategy: simpleLoop, budgets: { maxCostUsd: 2 } });
+    expect([result.reason, result.envelope?.code]).toEqual(['budget', 'BUDGET_COST']);
+  });
+
+  it('gives every model call of a run the same retry budget and a guarded fetch', async () => {
+    kernel = memoryKernel();
+    kernel.primitives.register('t', echo);
+    const session = kernel.sessions.create({ workspace: kernel.workspace });
+    const provider = priced([[call('a'), { type: 'stop', reason: 'tool_use' }], [{ type: 'text', text: 'ok' }, { type: 'stop', reason: 'end_turn' }]]);
+    const spend: ModelProvider = {
+      ...provider,
+      async *stream(request, signal) {
+        request.retries.take();
+        yield* provider.stream(request, signal);
+      },
+    };
+    await kernel.run({ session, prompt: 'go', provider: spend, strategy: simpleLoop, budgets: { maxRetries: 5 } });
+    const [first, second] = provider.requests;
+    expect(first!.retries).toBe(second!.retries);
+    expect(second!.retries.remaining).toBe(3);
+    expect(typeof first!.fetch).toBe('function');
+  });
+
+  it('shows retries to front ends without logging them', async () => {
+    kernel = memoryKernel();
+    const session = kernel.sessions.create({ workspace: kernel.workspace });
+    const provider = priced([[{ type: 'retry', attempt: 2, delayMs: 120.4, reason: 'rate limited (HTTP 429)' }, { type: 'text', text: 'ok' }, { type: 'stop', reason: 'end_turn' }]]);
+    const seen: FrontendEvent[] = [];
+    await kernel.run({ session, prompt: 'go', provider, strategy: simpleLoop, onEvent: (e) => seen.push(e) });
+    expect(seen).toContainEqual({ type: 'model.retry', session, attempt: 2, delay_ms: 120, reason: 'rate limited (HTTP 429)' });
+    expect(kernel.log.read(session).some((e) => JSON.stringify(e.payload).includes('rate limited'))).toBe(false);
+  });
+});

@@ -1,7 +1,8 @@
-import { definePlugin, isEnvelopeError, KeychainToken, TaintToken, type PluginContext, type TaintTracker } from '@nodwyn/plugin-api';
+import { definePlugin, EgressSenderToken, isEnvelopeError, KeychainToken, TaintToken, type PluginContext, type TaintTracker } from '@nodwyn/plugin-api';
 import { createBindCommand } from './bind-command.js';
 import { readBindings } from './bindings-file.js';
 import { bindingsPath } from './config-dir.js';
+import { createEgressSender } from './egress-sender.js';
 import { createEgressStage } from './egress-stage.js';
 import { egressError, PLUGIN_NAME } from './errors.js';
 import { createHttpRequestTool } from './http-request.js';
@@ -40,8 +41,8 @@ export const egressPlugin = definePlugin({
     name: PLUGIN_NAME,
     version: '0.1.0',
     apiVersion: '^0.1.0',
-    description: 'The egress edge: binding table, egress-bindings guard stage and the http_request tool.',
-    provides: ['primitive:http_request', 'guard-stage:egress-bindings', 'command:bind'],
+    description: 'The egress edge: binding table, egress-bindings guard stage, the http_request tool and the last hop of the kernel\'s guarded fetch.',
+    provides: ['primitive:http_request', 'guard-stage:egress-bindings', 'command:bind', 'service:egress.sender'],
     requires: ['service:keychain'],
     permissions: ['secrets.reveal', 'net', 'fs.read', 'fs.write'],
   },
@@ -59,6 +60,7 @@ export const egressPlugin = definePlugin({
       }),
     );
     ctx.primitives.register(createHttpRequestTool({ keychain, tracker }));
+    ctx.services.provide(EgressSenderToken, createEgressSender({ keychain, tracker }));
     ctx.commands.register(createBindCommand(() => bindingsPath()));
   },
 });

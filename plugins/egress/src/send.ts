@@ -8,7 +8,7 @@ export interface WireRequest {
   readonly method: string;
   readonly url: URL;
   readonly headers: readonly (readonly [string, string])[];
-  readonly body?: string;
+  readonly body?: string | Uint8Array;
 }
 
 /** The last response, and why nodwyn stopped there when it did not follow a redirect. */

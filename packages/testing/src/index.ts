@@ -2,3 +2,4 @@ export * from './conformance.js';
 export * from './echo-plugin.js';
 export * from './list-provider.js';
 export * from './start-test-kernel.js';
+export * from './wire/index.js';

@@ -3,7 +3,7 @@ import { transportEnvelope } from './codes.js';
 import { scrubServerText } from './provider-error.js';
 
 /** Loopback hosts, where plain http never leaves the machine. URL has already normalised IPv4 spellings (127.1, 0x7f.0.0.1). */
-function isLoopback(hostname: string): boolean {
+export function isLoopback(hostname: string): boolean {
   return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
 }
 

@@ -1,0 +1,68 @@
+import { retryBudget, type ModelMessage, type ModelRequest, type ModelStreamEvent, type PluginContext, type ProviderFactory, type ToolSpec } from '@nodwyn/plugin-api';
+import { providerOpenAiPlugin } from '../src/index.js';
+
+function notUsed(what: string): never {
+  throw new Error(`${what} is not used by provider-openai`);
+}
+
+/** Runs the plugin's `register` against a context that only records provider factories. */
+export async function factories(settings: Readonly<Record<string, unknown>> = {}): Promise<Map<string, ProviderFactory>> {
+  const found = new Map<string, ProviderFactory>();
+  const context: PluginContext = {
+    plugin: { name: providerOpenAiPlugin.manifest.name, version: providerOpenAiPlugin.manifest.version },
+    config: {},
+    settings,
+    workspace: '/nonexistent-workspace',
+    dataDir: '/nonexistent-data',
+    log: { read: () => notUsed('log.read'), sessions: () => notUsed('log.sessions') },
+    primitives: { register: () => notUsed('primitives.register'), list: () => notUsed('primitives.list') },
+    providers: { register: (factory) => void found.set(factory.id, factory) },
+    models: { complete: () => notUsed('models.complete') },
+    loops: { register: () => notUsed('loops.register') },
+    guard: { addStage: () => notUsed('guard.addStage') },
+    commands: { register: () => notUsed('commands.register') },
+    events: { append: () => notUsed('events.append') },
+    services: { provide: () => notUsed('services.provide'), get: () => notUsed('services.get') },
+  };
+  await providerOpenAiPlugin.register(context);
+  return found;
+}
+
+/** The factory registered under `id`; fails the test when there is none. */
+export async function factory(id: 'openai' | 'openai-compatible', settings?: Readonly<Record<string, unknown>>): Promise<ProviderFactory> {
+  const found = (await factories(settings)).get(id);
+  if (!found) throw new Error(`no provider factory ${id} was registered`);
+  return found;
+}
+
+export const READ_FILE: ToolSpec = {
+  name: 'read_file',
+  description: 'Reads a file.',
+  inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+};
+
+/** A request with the given window, one tool, `fetch` and no retries unless given. */
+export function request(messages: readonly ModelMessage[], fetch: ModelRequest['fetch'] = globalThis.fetch.bind(globalThis), retries = 0): ModelRequest {
+  return { session: 'session-under-test', messages, tools: [READ_FILE], fetch, retries: retryBudget(retries) };
+}
+
+/** Drains a stream, keeping what arrived and what it failed with. */
+export async function drain(stream: AsyncIterable<ModelStreamEvent>): Promise<{ events: ModelStreamEvent[]; error?: unknown }> {
+  const events: ModelStreamEvent[] = [];
+  try {
+    for await (const event of stream) events.push(event);
+    return { events };
+  } catch (error) {
+    return { events, error };
+  }
+}
+
+/** Awaits `promise` and returns what it was rejected with; fails when it resolves. */
+export async function rejection(promise: Promise<unknown> | (() => unknown)): Promise<unknown> {
+  try {
+    await (typeof promise === 'function' ? promise() : promise);
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a rejection, but it succeeded');
+}

@@ -18,14 +18,21 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
+/** Choices of one command that change what plugins see. */
+export interface BootOptions {
+  /** `nodwyn run --judge`: the judge scores every ask's plan (`[judge] mode = "on"`). */
+  readonly judge?: boolean;
+}
+
 /** Opens the log in the data dir and loads the distribution, with the current directory as workspace. */
-export async function boot(): Promise<Runtime> {
+export async function boot(options: BootOptions = {}): Promise<Runtime> {
   const dir = dataDir();
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const userConfig = loadConfig(configPath());
   const workspace = realpathSync(process.cwd());
   // The workspace's .nodwyn/ config applies only once trusted; notices go to stderr, so --json stays pure.
-  const config = withRepoConfig(userConfig, workspace, (line) => process.stderr.write(`nodwyn: ${line}\n`));
+  const repoConfig = withRepoConfig(userConfig, workspace, (line) => process.stderr.write(`nodwyn: ${line}\n`));
+  const config = options.judge ? { ...repoConfig, judge: { ...judgeSection(repoConfig), mode: 'on' } } : repoConfig;
   // Third-party plugins resolve from the config folder, never the workspace: a cloned repository must not
   // be able to put code in the agent by shipping its own node_modules. For the same reason the plugin
   // list comes from the user's config alone, whatever a repository's config says.
@@ -59,9 +66,14 @@ export async function boot(): Promise<Runtime> {
   };
 }
 
+function judgeSection(config: Config): Record<string, unknown> {
+  const section = config.judge;
+  return typeof section === 'object' && section !== null ? (section as Record<string, unknown>) : {};
+}
+
 /** Boots, runs `body`, and always shuts down. */
-export async function withRuntime<T>(body: (runtime: Runtime) => Promise<T>): Promise<T> {
-  const runtime = await boot();
+export async function withRuntime<T>(body: (runtime: Runtime) => Promise<T>, options: BootOptions = {}): Promise<T> {
+  const runtime = await boot(options);
   try {
     return await body(runtime);
   } finally {

@@ -4,11 +4,21 @@ import { parse, TomlError } from 'smol-toml';
 import { CliCodes } from './errors.js';
 
 const positive = z.number().int().positive();
+const usdPerMillion = z.number().nonnegative().finite();
+
+/** `[provider.<id>]`: options for one provider (model, base_url, api_key, …), all strings as on the command line. */
+const ProviderOptionsSchema = z.record(z.string(), z.string());
+
+/** `[prices.<provider>."<model>"]`: USD per million tokens, extending the provider plugin's own table. */
+const PriceSchema = z
+  .object({ input: usdPerMillion, output: usdPerMillion, cache_read: usdPerMillion.optional(), cache_write: usdPerMillion.optional() })
+  .strict();
 
 /** The user configuration (TOML). Unknown top-level tables are kept for plugins to read. */
 export const ConfigSchema = z
   .object({
-    provider: z.object({ default: z.string().optional() }).strict().optional(),
+    provider: z.object({ default: z.string().optional() }).catchall(ProviderOptionsSchema).optional(),
+    prices: z.record(z.string(), z.record(z.string(), PriceSchema)).optional(),
     loop: z.object({ default: z.string().optional() }).strict().optional(),
     budgets: z
       .object({
@@ -18,6 +28,8 @@ export const ConfigSchema = z
         max_wall_ms: positive.optional(),
         max_repeats: z.number().int().min(2).optional(),
         window_tokens: positive.optional(),
+        max_retries: z.number().int().nonnegative().optional(),
+        max_cost_usd: z.number().positive().optional(),
       })
       .strict()
       .optional(),

@@ -13,18 +13,32 @@ program
   .command('run')
   .description('Run one prompt in the current directory (the workspace) and print the answer.')
   .argument('[prompt]', 'what to ask; for --provider replay, defaults to the replayed session\'s first prompt')
-  .option('--provider <id>', 'model provider (scripted, replay, …; default from config, else scripted)')
+  .option('--provider <id>', 'model provider: anthropic, openai, openai-compatible, scripted, replay (default from config, else scripted)')
+  .option('--model <model>', 'model name for the provider (see nodwyn models)')
+  .option('--base-url <url>', 'API base URL, e.g. http://127.0.0.1:11434/v1 for a local OpenAI-compatible server')
+  .option('--api-key <name>', 'keychain secret holding the API key (see nodwyn secret; bind its class to the host)')
+  .option('--api <api>', 'for openai and openai-compatible: chat (Chat Completions, default) or responses')
   .option('--script <file>', 'reply script for --provider scripted')
-  .option('--model <model>', 'model name for the provider')
+  .option('--judge', 'have the judge decide whether the ask needs a plan and score it ([judge] in config)')
   .option('--session <id>', 'continue this session (for --provider replay: the session to replay)')
   .option('--loop <id>', 'loop strategy', undefined)
-  .option('--json', 'print every log event of the run as one JSON object per line')
+  .option('--json', 'print every log event and each streamed delta once, one JSON object per line')
   .option('-y, --yes', 'grant confirmations for destructive calls without asking')
   .addOption(new Option('--max-turns <n>', 'most model calls in this run').argParser(positiveInt))
   .addOption(new Option('--max-tool-calls <n>', 'most tool calls in this run').argParser(positiveInt))
+  .addOption(new Option('--max-cost <usd>', 'stop once the model calls of this run cost more than this many USD').argParser(positiveNumber))
   .action(async (prompt: string | undefined, options: Record<string, unknown>) => {
     const { runCommand } = await import('./commands/run.js');
     process.exitCode = await runCommand(prompt, options);
+  });
+
+program
+  .command('models')
+  .description('List the model providers of this distribution, their models and prices (USD per million tokens).')
+  .option('--json', 'print JSON')
+  .action(async (options: { json?: boolean }) => {
+    const { modelsCommand } = await import('./commands/models.js');
+    process.exitCode = await modelsCommand(options);
   });
 
 program
@@ -94,6 +108,12 @@ program
     const { forkCommand } = await import('./commands/log.js');
     process.exitCode = await forkCommand(id, options);
   });
+
+function positiveNumber(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new CommanderError(EXIT.USAGE, 'nodwyn.invalidArgument', `expected a positive number, got "${value}"`);
+  return n;
+}
 
 function positiveInt(value: string): number {
   const n = Number(value);

@@ -36,8 +36,8 @@ export class CliSandbox {
   }
 
   /** Runs nodwyn to completion, in the workspace unless `cwd` says otherwise. */
-  run(args: readonly string[], input?: string, cwd = this.workspace): { code: number | null; stdout: string; stderr: string } {
-    const result = spawnSync(process.execPath, [BIN, ...args], { cwd, env: this.env, input, encoding: 'utf8', timeout: 30_000 });
+  run(args: readonly string[], input?: string, cwd = this.workspace, extraEnv: NodeJS.ProcessEnv = {}): { code: number | null; stdout: string; stderr: string } {
+    const result = spawnSync(process.execPath, [BIN, ...args], { cwd, env: { ...this.env, ...extraEnv }, input, encoding: 'utf8', timeout: 30_000 });
     return { code: result.status, stdout: result.stdout, stderr: result.stderr };
   }
 
@@ -45,8 +45,8 @@ export class CliSandbox {
    * Runs nodwyn without blocking this process's event loop, for tests whose servers run in this process
    * (spawnSync would stall them and the child with them).
    */
-  runAsync(args: readonly string[], input?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: this.workspace, env: this.env, stdio: ['pipe', 'pipe', 'pipe'] });
+  runAsync(args: readonly string[], input?: string, extraEnv: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: this.workspace, env: { ...this.env, ...extraEnv }, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -1,4 +1,4 @@
-import { EnvelopeError } from '@nodwyn/plugin-api';
+import { EnvelopeError, type ProviderOptions } from '@nodwyn/plugin-api';
 import type { LogEvent } from '@nodwyn/protocol';
 import type { Budgets, RunResult } from '@nodwyn/kernel';
 import { withRuntime, type Runtime } from '../boot.js';
@@ -7,12 +7,18 @@ import { CliCodes } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { formatEnvelope } from '../output.js';
 import { guarded } from './guarded.js';
+import { streamPrinter } from './stream-printer.js';
 
 /** Options of `nodwyn run`. */
 export interface RunFlags {
   provider?: string;
   script?: string;
   model?: string;
+  baseUrl?: string;
+  apiKey?: string;
+  api?: string;
+  judge?: boolean;
+  maxCost?: number;
   session?: string;
   loop?: string;
   json?: boolean;
@@ -23,7 +29,7 @@ export interface RunFlags {
 
 /** `nodwyn run PROMPT`: one prompt in the current directory until the model answers or the run stops. */
 export async function runCommand(prompt: string | undefined, flags: RunFlags): Promise<number> {
-  return guarded(flags.json, () => withRuntime((runtime) => run(runtime, prompt, flags)));
+  return guarded(flags.json, () => withRuntime((runtime) => run(runtime, prompt, flags), { judge: flags.judge }));
 }
 
 async function run(runtime: Runtime, prompt: string | undefined, flags: RunFlags): Promise<number> {
@@ -31,7 +37,7 @@ async function run(runtime: Runtime, prompt: string | undefined, flags: RunFlags
   const providerId = flags.provider ?? config.provider?.default ?? 'scripted';
   const replay = providerId === 'replay';
   // The provider is created before any session exists, so a bad script or option leaves the log untouched.
-  const provider = await kernel.providers.get(providerId).item.create({ script: flags.script, model: flags.model, session: flags.session });
+  const provider = await kernel.providers.get(providerId).item.create(providerOptions(config, providerId, flags));
   const text = prompt ?? (replay && flags.session ? firstPrompt(runtime, flags.session) : undefined);
   if (text === undefined) {
     throw new EnvelopeError({
@@ -51,6 +57,7 @@ async function run(runtime: Runtime, prompt: string | undefined, flags: RunFlags
   };
   process.on('SIGINT', onSigint);
   const unsubscribe = flags.json ? kernel.log.subscribe((event: LogEvent) => printEvent(event, session)) : () => undefined;
+  const stream = streamPrinter(flags.json === true, process.stdout.isTTY === true);
   if (flags.json) for (const event of kernel.log.read(session)) printEvent(event, session);
   try {
     const result = await kernel.run({
@@ -62,12 +69,25 @@ async function run(runtime: Runtime, prompt: string | undefined, flags: RunFlags
       budgets: budgetsFrom(runtime, flags),
       signal: controller.signal,
       confirmer: confirmerFor(flags.yes),
+      onEvent: stream.onEvent,
     });
-    return report(result, flags.json);
+    return report(result, flags.json, stream.streamed());
   } finally {
     unsubscribe();
     process.off('SIGINT', onSigint);
   }
+}
+
+/**
+ * The provider's options: `[provider.<id>]` from config, then the command line. Only options a person set
+ * are passed, so each provider's own defaults apply to the rest.
+ */
+function providerOptions(config: Runtime['config'], id: string, flags: RunFlags): ProviderOptions {
+  const section = config.provider?.[id];
+  const fromConfig = typeof section === 'object' && section !== null ? section : {};
+  const fromFlags = { model: flags.model, base_url: flags.baseUrl, api_key: flags.apiKey, api: flags.api, script: flags.script, session: flags.session };
+  const given = Object.entries(fromFlags).filter((entry): entry is [string, string] => entry[1] !== undefined);
+  return { ...fromConfig, ...Object.fromEntries(given) };
 }
 
 function printEvent(event: LogEvent, session: string): void {
@@ -89,15 +109,18 @@ function budgetsFrom(runtime: Runtime, flags: RunFlags): Partial<Budgets> {
     maxWallMs: b.max_wall_ms,
     maxRepeats: b.max_repeats,
     windowTokens: b.window_tokens,
+    maxRetries: b.max_retries,
+    maxCostUsd: pick(flags.maxCost, b.max_cost_usd),
   };
   return Object.fromEntries(Object.entries(budgets).filter(([, v]) => v !== undefined));
 }
 
-function report(result: RunResult, json: boolean | undefined): number {
+function report(result: RunResult, json: boolean | undefined, streamed: boolean): number {
   if (result.reason === 'answer') {
-    if (!json) process.stdout.write(`${result.answer ?? ''}\n`);
+    if (!json) process.stdout.write(streamed ? '\n' : `${result.answer ?? ''}\n`);
     return EXIT.OK;
   }
+  if (streamed && !json) process.stdout.write('\n');
   if (result.envelope && !json) process.stderr.write(formatEnvelope(result.envelope));
   if (!json) process.stderr.write(`session: ${result.session}\n`);
   if (result.reason === 'cancelled') return EXIT.CANCELLED;

@@ -1,5 +1,4 @@
 import { EnvelopeError, httpFailureEnvelope, isEnvelopeError, networkFailureEnvelope, type GuardedFetch, type ModelRequest } from '@nodwyn/plugin-api';
-import OpenAI, { APIConnectionError, APIError, APIUserAbortError } from 'openai';
 import { chatBody, type RequestShape } from './chat-request.js';
 import { openAiError } from './errors.js';
 import type { OpenAiApi } from './provider-options.js';
@@ -40,12 +39,17 @@ function keepingErrorBodies(fetch: GuardedFetch): { fetch: GuardedFetch; errorBo
   };
 }
 
+/** The SDK, loaded on the first request: a run on another provider never pays for parsing it. */
+type Sdk = typeof import('openai');
+let sdk: Promise<Sdk> | undefined;
+const loadSdk = (): Promise<Sdk> => (sdk ??= import('openai'));
+
 /**
  * What the SDK threw, as the transport runtime reads it: an HTTP error answer → its envelope; a refused,
  * reset or failed connection → CONNECTION_FAILED (the guarded fetch's own envelope, e.g. an egress denial,
  * kept as it is); an abort passes through for the runtime to call CANCELLED.
  */
-async function requestFailure(error: unknown, errorBody: () => Promise<unknown>, context: StreamContext): Promise<unknown> {
+async function requestFailure(error: unknown, errorBody: () => Promise<unknown>, context: StreamContext, { APIConnectionError, APIError, APIUserAbortError }: Sdk): Promise<unknown> {
   if (error instanceof APIUserAbortError) return error;
   if (error instanceof APIConnectionError) {
     if (isEnvelopeError(error.cause)) return error.cause;
@@ -79,7 +83,8 @@ async function eventStream(response: Response, context: StreamContext): Promise<
  */
 export async function openStream(endpoint: Endpoint, request: ModelRequest, signal: AbortSignal, context: StreamContext): Promise<ReadableStream<Uint8Array>> {
   const guarded = keepingErrorBodies(request.fetch);
-  const client = new OpenAI({
+  const loaded = await loadSdk();
+  const client = new loaded.OpenAI({
     apiKey: endpoint.apiKey ?? 'none',
     baseURL: endpoint.baseUrl.href,
     fetch: guarded.fetch,
@@ -97,6 +102,6 @@ export async function openStream(endpoint: Endpoint, request: ModelRequest, sign
         : await client.responses.create(responsesBody(request, endpoint), { signal }).asResponse();
     return await eventStream(response, context);
   } catch (error) {
-    throw await requestFailure(error, guarded.errorBody, context);
+    throw await requestFailure(error, guarded.errorBody, context, loaded);
   }
 }

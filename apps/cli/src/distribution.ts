@@ -16,6 +16,12 @@ export function defaultDistribution(config: Config, resolveFrom: string): Distri
     { package: '@nodwyn/plugin-redact-l2', range: '^0.1.0', load: async () => (await import('@nodwyn/plugin-redact-l2')).redactL2Plugin },
     { package: '@nodwyn/plugin-egress', range: '^0.1.0', load: async () => (await import('@nodwyn/plugin-egress')).egressPlugin },
     {
+      package: '@nodwyn/plugin-provider-anthropic',
+      range: '^0.1.0',
+      optional: true,
+      load: async () => (await import('@nodwyn/plugin-provider-anthropic')).providerAnthropicPlugin,
+    },
+    {
       package: '@nodwyn/plugin-provider-openai',
       range: '^0.1.0',
       optional: true,

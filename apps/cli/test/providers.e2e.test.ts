@@ -64,9 +64,9 @@ describe('nodwyn run against real provider wire formats on loopback', () => {
     const api = await server('anthropic', [{ kind: 'stream', text: ['Hello ', 'there.'], usage: { input: 5, output: 2, cache_read: 3 } }]);
     const host = new URL(api.url).host;
     expect(box.run(['secret', 'add', 'anthropic', '--class', 'control-plane'], ANTHROPIC_KEY, undefined, env).code).toBe(0);
-    const args = ['run', 'hi', '--provider', 'anthropic', '--base-url', api.url, '--api-key', 'anthropic', '--model', 'claude-sonnet-4-5'];
+    const args = ['run', 'hi', '--provider', 'anthropic', '--base-url', api.url, '--api-key', 'anthropic', '--model', 'claude-sonnet-4-6'];
     const unbound = await box.runAsync(args, undefined, env);
-    expect(unbound.code).toBe(1);
+    expect(unbound.code).toBe(3);
     expect(unbound.stderr).toContain('GUARD_EGRESS_UNBOUND');
     expect(api.requests).toHaveLength(0);
     expect(box.run(['bind', 'add', 'control-plane', '--host', host, '--position', 'header:authorization', '--method', 'POST'], undefined, undefined, env).code).toBe(0);
@@ -77,7 +77,7 @@ describe('nodwyn run against real provider wire formats on loopback', () => {
     const events = box.events(session);
     expect(JSON.stringify(events)).not.toContain(ANTHROPIC_KEY);
     const message = events.find((e) => e.type === 'message.assistant')!;
-    expect(message.payload).toMatchObject({ provider: 'anthropic', model: 'claude-sonnet-4-5', usage: { input: 5, output: 2, cache_read: 3 } });
+    expect(message.payload).toMatchObject({ provider: 'anthropic', model: 'claude-sonnet-4-6', usage: { input: 5, output: 2, cache_read: 3 } });
     expect(message.payload.cost_usd).toBeGreaterThan(0);
   });
 
@@ -96,10 +96,10 @@ describe('nodwyn run against real provider wire formats on loopback', () => {
     expect(out.code).toBe(0);
     const providers = JSON.parse(out.stdout) as { id: string; models: { id: string; price?: { input: number } }[] }[];
     const byId = new Map(providers.map((p) => [p.id, p]));
-    expect(byId.get('anthropic')?.models.find((m) => m.id === 'claude-sonnet-4-5')?.price?.input).toBeGreaterThan(0);
+    expect(byId.get('anthropic')?.models.find((m) => m.id === 'claude-sonnet-4-6')?.price?.input).toBeGreaterThan(0);
     expect(byId.get('openai')?.models.length).toBeGreaterThan(0);
     expect(byId.get('openai-compatible')?.models).toEqual([{ id: 'qwen2.5-coder', price: { input: 0.1, output: 0.2 } }]);
     const table = box.run(['models']);
-    expect(table.stdout).toContain('claude-sonnet-4-5');
+    expect(table.stdout).toContain('claude-sonnet-4-6');
   });
 });

@@ -11,7 +11,12 @@ export interface ThinkingBlock {
 
 /** A message of the window sent to a model. */
 export type ModelMessage =
-  | { readonly role: 'user'; readonly text: string }
+  | {
+      readonly role: 'user';
+      readonly text: string;
+      /** True for nodwyn's own instructions (a plan request, a plan verdict), which are not the person's ask. */
+      readonly note?: boolean;
+    }
   | {
       readonly role: 'assistant';
       readonly text: string;

@@ -20,7 +20,7 @@ export function listProvider(replies: readonly CannedReply[]): ModelProvider & {
     requests,
     async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelStreamEvent> {
       requests.push(request);
-      const lastUser = request.messages.findLastIndex((m) => m.role === 'user');
+      const lastUser = request.messages.findLastIndex((m) => m.role === 'user' && m.note !== true);
       const index = request.messages.slice(lastUser + 1).filter((m) => m.role === 'assistant').length;
       const reply = replies[index];
       if (!reply) {

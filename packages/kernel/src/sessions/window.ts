@@ -70,7 +70,7 @@ export function scanEvents(events: readonly LogEvent[]): { messages: ModelMessag
       open = new Map(toolCalls.map((c) => [c.id, c]));
     } else if (event.type in PLAN_NOTES) {
       closeOpen();
-      messages.push({ role: 'user', text: PLAN_NOTES[event.type]!(p) });
+      messages.push({ role: 'user', text: PLAN_NOTES[event.type]!(p), note: true });
     } else if (event.type.startsWith('tool.') && p.origin !== 'host' && open.has(String(p.call_id))) {
       const call = open.get(String(p.call_id))!;
       open.delete(call.id);

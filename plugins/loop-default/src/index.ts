@@ -1,2 +1,3 @@
-export { defaultLoop } from './default-loop.js';
+export { createDefaultLoop, defaultLoop } from './default-loop.js';
+export { LoopErrorCode } from './errors.js';
 export { loopDefaultPlugin } from './plugin.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { LoopStrategy, PluginContext } from '@nodwyn/plugin-api';
-import { defaultLoop } from './default-loop.js';
+import { EnvelopeError, type LoopStrategy, type PluginContext } from '@nodwyn/plugin-api';
+import { answer, RecordingFloor } from '../test/recording-floor.js';
 import { loopDefaultPlugin } from './plugin.js';
 
 function notUsed(what: string): never {
@@ -8,7 +8,7 @@ function notUsed(what: string): never {
 }
 
 describe('loopDefaultPlugin', () => {
-  it('registers exactly the default strategy its manifest provides', async () => {
+  it('registers exactly the default strategy its manifest provides, and runs without a judge loaded', async () => {
     const loops: LoopStrategy[] = [];
     const context: PluginContext = {
       plugin: { name: loopDefaultPlugin.manifest.name, version: loopDefaultPlugin.manifest.version },
@@ -23,11 +23,19 @@ describe('loopDefaultPlugin', () => {
       guard: { addStage: () => notUsed('guard.addStage') },
       commands: { register: () => notUsed('commands.register') },
       events: { append: () => notUsed('events.append') },
-      services: { provide: () => notUsed('services.provide'), get: () => notUsed('services.get') },
+      models: { complete: () => notUsed('models.complete') },
+      services: {
+        provide: () => notUsed('services.provide'),
+        get: () => {
+          throw new EnvelopeError({ category: 'NOT_FOUND', code: 'SERVICE_NOT_FOUND', remediation: 'No plugin provides service "judge".' });
+        },
+      },
     };
     await loopDefaultPlugin.register(context);
-    expect(loops).toEqual([defaultLoop]);
-    expect(loopDefaultPlugin.manifest.provides).toEqual([`loop:${defaultLoop.id}`]);
-    expect(defaultLoop.id).toBe('default');
+    expect(loops.map((l) => l.id)).toEqual(['default']);
+    expect(loopDefaultPlugin.manifest.provides).toEqual(['loop:default']);
+    expect(loopDefaultPlugin.manifest.requires).toEqual([]);
+    const floor = new RecordingFloor([answer('Hi.')]);
+    expect(await loops[0]!.run(floor)).toEqual({ answer: 'Hi.' });
   });
 });

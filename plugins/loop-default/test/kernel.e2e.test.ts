@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { describeLoopConformance, echoPlugin, listProvider, startTestKernel } from '@nodwyn/testing';
+import { z } from '@nodwyn/plugin-api';
+import { describeLoopConformance, echoPlugin, listProvider, startTestKernel, testPlugin } from '@nodwyn/testing';
 import { loopDefaultPlugin } from '../src/index.js';
+import { sequenceProvider } from './sequence-provider.js';
 
 describeLoopConformance(loopDefaultPlugin, 'default');
 
@@ -34,6 +36,59 @@ describe('loop-default on the real kernel', () => {
       const result = await t.run('go', { provider, budgets: { maxTurns: 2 } });
       expect(result.reason).toBe('budget');
       expect(result.envelope?.category).toBe('BUDGET_EXCEEDED');
+    } finally {
+      await t.stop();
+    }
+  });
+});
+
+/** An irreversible tool for the hard trigger: it records what it published. */
+function publishPlugin(published: string[]) {
+  return testPlugin('publish-tool', ['primitive:publish'], (ctx) => {
+    ctx.primitives.register({
+      name: 'publish',
+      description: 'Publishes a release; cannot be undone.',
+      input: z.object({ version: z.string() }).strict(),
+      tier: 'irreversible',
+      visibility: 'model',
+      handler: (args) => {
+        published.push(args.version);
+        return { content: `published ${args.version}` };
+      },
+    });
+  });
+}
+
+describe('the plan flow of loop-default on the real kernel, without a judge', () => {
+  const publish = { name: 'publish', args: { version: 'v1' } };
+
+  it('denies an irreversible call PLAN_REQUIRED even with --yes, then runs it once the person approved the plan', async () => {
+    const published: string[] = [];
+    const t = await startTestKernel({ plugins: [loopDefaultPlugin, publishPlugin(published)] });
+    try {
+      const provider = sequenceProvider([{ toolCalls: [publish] }, { text: '1. publish v1' }, { toolCalls: [publish] }, { text: 'Published v1.' }]);
+      const result = await t.run('release v1', { provider, confirm: true });
+      expect(result).toMatchObject({ reason: 'answer', answer: 'Published v1.' });
+      const events = t.events(result.session);
+      const outcomes = events.filter((e) => e.type === 'tool.denied' || e.type === 'tool.completed').map((e) => [e.type, (e.payload.envelope as { code?: string } | undefined)?.code]);
+      expect(outcomes).toEqual([['tool.denied', 'PLAN_REQUIRED'], ['tool.completed', undefined]]);
+      expect(events.find((e) => e.type === 'plan.approved')?.payload).toEqual({ plan: '1. publish v1', by: 'person', round: 1 });
+      expect(published).toEqual(['v1']);
+      expect(provider.requests[1]?.messages.at(-1)).toMatchObject({ role: 'user', text: expect.stringContaining('A plan is required') });
+    } finally {
+      await t.stop();
+    }
+  });
+
+  it('ends the turn PLAN_REJECTED when nobody can approve the plan, and never runs the call', async () => {
+    const published: string[] = [];
+    const t = await startTestKernel({ plugins: [loopDefaultPlugin, publishPlugin(published)] });
+    try {
+      const provider = sequenceProvider([{ toolCalls: [publish] }, { text: '1. publish v1' }]);
+      const result = await t.run('release v1', { provider });
+      expect(result).toMatchObject({ reason: 'failed', envelope: { category: 'PRECONDITION_FAILED', code: 'PLAN_REJECTED' } });
+      expect(t.events(result.session).filter((e) => e.type === 'plan.revise').map((e) => e.payload.by)).toEqual(['person']);
+      expect(published).toEqual([]);
     } finally {
       await t.stop();
     }

@@ -3,7 +3,7 @@
 // tag, and an edge is allowed only when the target's tag is in the source tag's list. nx builds the graph
 // from real imports, so an undeclared import is caught as well as a declared dependency.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -18,8 +18,12 @@ export const ALLOWED = {
   'type:app': ['scope:kernel', 'scope:plugin-host', 'scope:plugin-api', 'scope:protocol', 'scope:testing', 'type:plugin'],
 };
 
-/** Returns the list of violations in a graph `{ nodes: {name: {data: {tags}}}, dependencies: {name: [{target}]} }`. */
-export function violations(graph) {
+/**
+ * Returns the list of violations in a graph `{ nodes: {name: {data: {tags}}}, dependencies: {name: [{target}]} }`.
+ * `testOnly(source, target)` says whether a plugin reaches another plugin from its tests alone (a
+ * devDependency no shipped file imports); such an edge composes plugins in a test and is allowed.
+ */
+export function violations(graph, testOnly = () => false) {
   const found = [];
   const tagOf = (name) => (graph.nodes[name]?.data?.tags ?? []).find((t) => t in ALLOWED);
   for (const [source, edges] of Object.entries(graph.dependencies)) {
@@ -32,10 +36,29 @@ export function violations(graph) {
     for (const { target } of edges) {
       if (!graph.nodes[target]) continue; // npm packages are not projects
       const targetTag = tagOf(target);
+      if (tag === 'type:plugin' && targetTag === 'type:plugin' && testOnly(source, target)) continue;
       if (!ALLOWED[tag].includes(targetTag)) found.push(`${source} (${tag}) must not depend on ${target} (${targetTag})`);
     }
   }
   return found;
+}
+
+/** The TypeScript files under `dir` that ship (tests excluded). */
+function shippedFiles(dir) {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && e.name.endsWith('.ts') && !e.name.endsWith('.test.ts'))
+    .map((e) => join(e.parentPath ?? e.path, e.name));
+}
+
+/** Whether `source` depends on `target` only from its tests: a devDependency that no file of its src/ imports. */
+function testOnlyIn(graph) {
+  return (source, target) => {
+    const root = graph.nodes[source].data.root;
+    const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+    if (!(target in (manifest.devDependencies ?? {}))) return false;
+    const quoted = [`'${target}'`, `"${target}"`];
+    return !shippedFiles(join(root, 'src')).some((file) => quoted.some((q) => readFileSync(file, 'utf8').includes(q)));
+  };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
@@ -44,7 +67,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     const file = join(dir, 'graph.json');
     execFileSync('npx', ['nx', 'graph', `--file=${file}`], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, NX_DAEMON: 'false' } });
     const { graph } = JSON.parse(readFileSync(file, 'utf8'));
-    const found = violations(graph);
+    const found = violations(graph, testOnlyIn(graph));
     for (const line of found) console.error(`boundary: ${line}`);
     console.log(`module boundaries: ${Object.keys(graph.nodes).length} projects checked, ${found.length} violations`);
     process.exitCode = found.length === 0 ? 0 : 1;

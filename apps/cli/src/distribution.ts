@@ -15,6 +15,8 @@ export function defaultDistribution(config: Config, resolveFrom: string): Distri
     { package: '@nodwyn/plugin-redact-l1', range: '^0.1.0', load: async () => (await import('@nodwyn/plugin-redact-l1')).redactL1Plugin },
     { package: '@nodwyn/plugin-redact-l2', range: '^0.1.0', load: async () => (await import('@nodwyn/plugin-redact-l2')).redactL2Plugin },
     { package: '@nodwyn/plugin-egress', range: '^0.1.0', load: async () => (await import('@nodwyn/plugin-egress')).egressPlugin },
+    // Required too: a broken [judge] section must stop the run, not silently drop the judge.
+    { package: '@nodwyn/plugin-judge', range: '^0.1.0', load: async () => (await import('@nodwyn/plugin-judge')).judgePlugin },
     {
       package: '@nodwyn/plugin-provider-anthropic',
       range: '^0.1.0',

@@ -3,6 +3,7 @@ export const CliCodes = {
   CONFIG_INVALID_TOML: 'CONFIG_INVALID_TOML',
   CONFIG_INVALID: 'CONFIG_INVALID',
   RUN_PROMPT_MISSING: 'RUN_PROMPT_MISSING',
+  JUDGE_NOT_CONFIGURED: 'JUDGE_NOT_CONFIGURED',
   /** `trust.json` is not JSON or not in the shape nodwyn writes. */
   TRUST_STORE_CORRUPT: 'TRUST_STORE_CORRUPT',
   /** `trust.json` exists but cannot be read (permissions, a folder in its place). */

@@ -83,7 +83,8 @@ export class CliSandbox {
   }
 }
 
-/** Parses `--json` output: one event per line. */
+/** The log events of `--json` output (one JSON object per line; the streamed deltas between them have no `seq`). */
 export function jsonLines(stdout: string): LogEvent[] {
-  return stdout.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as LogEvent);
+  const lines = stdout.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as Partial<LogEvent>);
+  return lines.filter((line): line is LogEvent => typeof line.seq === 'number');
 }

@@ -29,6 +29,9 @@ describe('nodwyn plugins and the distribution', () => {
       ['@nodwyn/plugin-redact-l1', 'started'],
       ['@nodwyn/plugin-redact-l2', 'started'],
       ['@nodwyn/plugin-egress', 'started'],
+      ['@nodwyn/plugin-judge', 'started'],
+      ['@nodwyn/plugin-provider-anthropic', 'started'],
+      ['@nodwyn/plugin-provider-openai', 'started'],
       ['@nodwyn/plugin-provider-scripted', 'started'],
     ]);
   });

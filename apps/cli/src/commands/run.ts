@@ -34,6 +34,7 @@ export async function runCommand(prompt: string | undefined, flags: RunFlags): P
 
 async function run(runtime: Runtime, prompt: string | undefined, flags: RunFlags): Promise<number> {
   const { kernel, config } = runtime;
+  if (flags.judge) requireJudgeProvider(config);
   const providerId = flags.provider ?? config.provider?.default ?? 'scripted';
   const replay = providerId === 'replay';
   // The provider is created before any session exists, so a bad script or option leaves the log untouched.
@@ -76,6 +77,18 @@ async function run(runtime: Runtime, prompt: string | undefined, flags: RunFlags
     unsubscribe();
     process.off('SIGINT', onSigint);
   }
+}
+
+/** `--judge` needs a judge model; without `[judge] provider` the flag would silently do nothing. */
+function requireJudgeProvider(config: Runtime['config']): void {
+  const judge = config.judge;
+  if (typeof judge === 'object' && judge !== null && typeof (judge as Record<string, unknown>).provider === 'string') return;
+  throw new EnvelopeError({
+    category: 'VALIDATION_FAILED',
+    code: CliCodes.JUDGE_NOT_CONFIGURED,
+    failed_parameter: '--judge',
+    remediation: 'The judge has no model: add [judge] with provider = "<id>" (and model) to config.toml, then run with --judge again. See plugins/judge/README.md.',
+  });
 }
 
 /**

@@ -6,18 +6,37 @@ import { providerOpenAiPlugin } from '@nodwyn/plugin-provider-openai';
 import { loopDefaultPlugin } from '@nodwyn/plugin-loop-default';
 import { createParser } from 'eventsource-parser';
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-// The wire server is imported by path: @nodwyn/testing's index also loads vitest, which needs its runner.
-import { startWireServer } from '../../packages/testing/src/wire/wire-server.js';
 import type { WireDialect, WireReply } from '../../packages/testing/src/wire/wire-reply.js';
 import { percentile, type Row } from './stats.js';
 
 const DELTAS = 100_000;
 
-/** Delta events per second through provider + kernel + log for one dialect, from a loopback server. */
-async function deltaRate(dir: string, dialect: WireDialect, provider: string, options: ProviderOptions): Promise<number> {
-  const server = await startWireServer(dialect, [{ kind: 'stream', text: Array.from({ length: DELTAS }, (_, i) => `t${i % 10} `), usage: { input: 10, output: DELTAS } }]);
+/** A wire server in a child process (see wire-serve.ts), so its work is not charged to the client measured here. */
+async function startWireServer(dialect: WireDialect, replies: readonly WireReply[]): Promise<{ url: string; close(): Promise<void> }> {
+  const file = join(process.env.NODWYN_HOME!, `..`, `replies-${Math.random().toString(36).slice(2)}.json`);
+  writeFileSync(file, JSON.stringify(replies));
+  const script = join(import.meta.dirname, 'wire-serve.ts');
+  const child = spawn(process.execPath, ['--conditions=@nodwyn/source', '--import', 'tsx', script, dialect, file], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const [first] = (await once(child.stdout, 'data')) as [Buffer];
+  return {
+    url: first.toString().trim(),
+    async close() {
+      child.stdin.end();
+      await once(child, 'close');
+    },
+  };
+}
+
+/**
+ * Delta events per second through provider + kernel + log for one dialect, from a loopback server in its
+ * own process: the first turn (cold JIT) and the second (warm), each streaming 100k deltas.
+ */
+export async function deltaRate(dir: string, dialect: WireDialect, provider: string, options: ProviderOptions): Promise<{ cold: number; warm: number }> {
+  const reply: WireReply = { kind: 'stream', text: Array.from({ length: DELTAS }, (_, i) => `t${i % 10} `), usage: { input: 10, output: DELTAS } };
+  const server = await startWireServer(dialect, [reply, reply]);
   const workspace = join(dir, `stream-${dialect}`);
   mkdirSync(workspace, { recursive: true });
   const kernel = Kernel.open({ dbPath: join(workspace, 'log.db'), keyPath: join(workspace, 'log.key'), workspace });
@@ -28,12 +47,16 @@ async function deltaRate(dir: string, dialect: WireDialect, provider: string, op
     await host.start();
     const model = await kernel.providers.get(provider).item.create({ ...options, base_url: server.url, model: 'bench-model' });
     const session = kernel.sessions.create({ workspace });
-    let deltas = 0;
-    const start = performance.now();
-    const result = await kernel.run({ session, prompt: 'stream', provider: model, strategy: kernel.loops.get('default').item, onEvent: (e) => void (e.type === 'delta.text' && deltas++) });
-    const seconds = (performance.now() - start) / 1000;
-    if (result.reason !== 'answer' || deltas !== DELTAS) throw new Error(`stream bench (${dialect}): ${result.reason}, ${deltas} deltas ${JSON.stringify(result.envelope)}`);
-    return deltas / seconds;
+    const turn = async (): Promise<number> => {
+      let deltas = 0;
+      const start = performance.now();
+      const result = await kernel.run({ session, prompt: 'stream', provider: model, strategy: kernel.loops.get('default').item, onEvent: (e) => void (e.type === 'delta.text' && deltas++) });
+      const seconds = (performance.now() - start) / 1000;
+      if (result.reason !== 'answer' || deltas !== DELTAS) throw new Error(`stream bench (${dialect}): ${result.reason}, ${deltas} deltas ${JSON.stringify(result.envelope)}`);
+      return deltas / seconds;
+    };
+    const cold = await turn();
+    return { cold, warm: await turn() };
   } finally {
     await host.stopAll();
     kernel.close();
@@ -43,8 +66,9 @@ async function deltaRate(dir: string, dialect: WireDialect, provider: string, op
 
 /** The floor: the same stream read with fetch and eventsource-parser alone, nothing of nodwyn's. */
 async function parserFloor(): Promise<number> {
-  const server = await startWireServer('openai-chat', [{ kind: 'stream', text: Array.from({ length: DELTAS }, (_, i) => `t${i % 10} `) }]);
-  try {
+  const reply: WireReply = { kind: 'stream', text: Array.from({ length: DELTAS }, (_, i) => `t${i % 10} `) };
+  const server = await startWireServer('openai-chat', [reply, reply]);
+  const read = async (): Promise<number> => {
     let events = 0;
     const parser = createParser({ onEvent: () => void events++ });
     const decoder = new TextDecoder();
@@ -52,6 +76,10 @@ async function parserFloor(): Promise<number> {
     const response = await fetch(`${server.url}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'm', stream: true, messages: [] }) });
     for await (const chunk of response.body!) parser.feed(decoder.decode(chunk, { stream: true }));
     return events / ((performance.now() - start) / 1000);
+  };
+  try {
+    await read();
+    return await read();
   } finally {
     await server.close();
   }
@@ -117,9 +145,9 @@ export async function benchStreaming(root: string, dir: string): Promise<Row[]> 
   const large = await jsonBytes(bin, options, 4_000);
   const fmt = (n: number) => `${Math.round(n).toLocaleString('en')}/s`;
   return [
-    { name: 'stream deltas, openai-compatible → kernel → log', value: fmt(openai), target: '≥ 100,000/s', ok: openai >= 100_000, note: `${DELTAS.toLocaleString('en')} deltas; ${(floor / openai).toFixed(2)}× the parser floor's time` },
-    { name: 'stream deltas, anthropic → kernel → log', value: fmt(anthropic), target: '≥ 100,000/s', ok: anthropic >= 100_000, note: `${(floor / anthropic).toFixed(2)}× the parser floor's time` },
-    { name: 'SSE floor: fetch + eventsource-parser only', value: fmt(floor), target: '', ok: undefined, note: 'same server, no provider, kernel or log' },
+    { name: 'stream deltas, openai-compatible → kernel → log', value: fmt(openai.warm), target: '≥ 100,000/s', ok: openai.warm >= 100_000, note: `warm; ${fmt(openai.cold)} in the first turn; ${(floor / openai.warm).toFixed(2)}× the parser floor's time` },
+    { name: 'stream deltas, anthropic → kernel → log', value: fmt(anthropic.warm), target: '≥ 100,000/s', ok: anthropic.warm >= 100_000, note: `warm; ${fmt(anthropic.cold)} in the first turn; ${(floor / anthropic.warm).toFixed(2)}× the parser floor's time` },
+    { name: 'SSE floor: fetch + eventsource-parser only', value: fmt(floor), target: '', ok: undefined, note: 'warm; same server (own process), no provider, kernel or log' },
     { name: 'nodwyn run, openai-compatible loopback, 1 tool call', value: `${run.toFixed(0)} ms`, target: '≤ 300 ms', ok: run <= 300, note: 'median of 10, new process each' },
     { name: '--json output, 4,000-word answer', value: `${(large / 1024).toFixed(0)} KiB`, target: 'linear', ok: large / small < 12, note: `${(large / small).toFixed(1)}× the 400-word answer's ${(small / 1024).toFixed(0)} KiB` },
   ];

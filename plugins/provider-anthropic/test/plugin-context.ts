@@ -1,31 +1,10 @@
-import { retryBudget, type ModelMessage, type ModelRequest, type ModelStreamEvent, type PluginContext, type ProviderFactory, type ToolSpec } from '@nodwyn/plugin-api';
+import { retryBudget, type ModelMessage, type ModelRequest, type ModelStreamEvent, type ProviderFactory, type ToolSpec } from '@nodwyn/plugin-api';
 import { providerAnthropicPlugin } from '../src/index.js';
-
-function notUsed(what: string): never {
-  throw new Error(`${what} is not used by provider-anthropic`);
-}
+import { registeredProviders } from '@nodwyn/testing';
 
 /** Runs the plugin's `register` against a context that only records provider factories, and returns `anthropic`. */
 export async function anthropicFactory(settings: Readonly<Record<string, unknown>> = {}): Promise<ProviderFactory> {
-  const found = new Map<string, ProviderFactory>();
-  const context: PluginContext = {
-    plugin: { name: providerAnthropicPlugin.manifest.name, version: providerAnthropicPlugin.manifest.version },
-    config: {},
-    settings,
-    workspace: '/nonexistent-workspace',
-    dataDir: '/nonexistent-data',
-    log: { read: () => notUsed('log.read'), sessions: () => notUsed('log.sessions') },
-    primitives: { register: () => notUsed('primitives.register'), list: () => notUsed('primitives.list') },
-    providers: { register: (factory) => void found.set(factory.id, factory) },
-    models: { complete: () => notUsed('models.complete') },
-    loops: { register: () => notUsed('loops.register') },
-    guard: { addStage: () => notUsed('guard.addStage') },
-    commands: { register: () => notUsed('commands.register') },
-    events: { append: () => notUsed('events.append') },
-    services: { provide: () => notUsed('services.provide'), get: () => notUsed('services.get') },
-  };
-  await providerAnthropicPlugin.register(context);
-  const factory = found.get('anthropic');
+  const factory = (await registeredProviders(providerAnthropicPlugin, { settings })).get('anthropic');
   if (!factory) throw new Error('provider-anthropic registered no `anthropic` factory');
   return factory;
 }

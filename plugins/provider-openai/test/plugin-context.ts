@@ -1,31 +1,10 @@
-import { retryBudget, type ModelMessage, type ModelRequest, type ModelStreamEvent, type PluginContext, type ProviderFactory, type ToolSpec } from '@nodwyn/plugin-api';
+import { retryBudget, type ModelMessage, type ModelRequest, type ModelStreamEvent, type ProviderFactory, type ToolSpec } from '@nodwyn/plugin-api';
 import { providerOpenAiPlugin } from '../src/index.js';
-
-function notUsed(what: string): never {
-  throw new Error(`${what} is not used by provider-openai`);
-}
+import { registeredProviders } from '@nodwyn/testing';
 
 /** Runs the plugin's `register` against a context that only records provider factories. */
-export async function factories(settings: Readonly<Record<string, unknown>> = {}): Promise<Map<string, ProviderFactory>> {
-  const found = new Map<string, ProviderFactory>();
-  const context: PluginContext = {
-    plugin: { name: providerOpenAiPlugin.manifest.name, version: providerOpenAiPlugin.manifest.version },
-    config: {},
-    settings,
-    workspace: '/nonexistent-workspace',
-    dataDir: '/nonexistent-data',
-    log: { read: () => notUsed('log.read'), sessions: () => notUsed('log.sessions') },
-    primitives: { register: () => notUsed('primitives.register'), list: () => notUsed('primitives.list') },
-    providers: { register: (factory) => void found.set(factory.id, factory) },
-    models: { complete: () => notUsed('models.complete') },
-    loops: { register: () => notUsed('loops.register') },
-    guard: { addStage: () => notUsed('guard.addStage') },
-    commands: { register: () => notUsed('commands.register') },
-    events: { append: () => notUsed('events.append') },
-    services: { provide: () => notUsed('services.provide'), get: () => notUsed('services.get') },
-  };
-  await providerOpenAiPlugin.register(context);
-  return found;
+export function factories(settings: Readonly<Record<string, unknown>> = {}): Promise<Map<string, ProviderFactory>> {
+  return registeredProviders(providerOpenAiPlugin, { settings });
 }
 
 /** The factory registered under `id`; fails the test when there is none. */

@@ -1,31 +1,10 @@
-import { retryBudget, type LogReader, type ModelMessage, type ModelRequest, type ModelStreamEvent, type PluginContext, type ProviderFactory, type ToolCall } from '@nodwyn/plugin-api';
+import { retryBudget, type LogReader, type ModelMessage, type ModelRequest, type ModelStreamEvent, type ProviderFactory, type ToolCall } from '@nodwyn/plugin-api';
 import { providerScriptedPlugin } from '../src/index.js';
-
-function notUsed(what: string): never {
-  throw new Error(`${what} is not used by provider-scripted`);
-}
+import { registeredProviders } from '@nodwyn/testing';
 
 /** Runs the plugin's `register` against a context that only records provider factories. */
-export async function registerProviders(log: LogReader = { read: () => [], sessions: () => [] }): Promise<Map<string, ProviderFactory>> {
-  const factories = new Map<string, ProviderFactory>();
-  const context: PluginContext = {
-    plugin: { name: providerScriptedPlugin.manifest.name, version: providerScriptedPlugin.manifest.version },
-    config: {},
-    settings: {},
-    workspace: '/nonexistent-workspace',
-    dataDir: '/nonexistent-data',
-    log,
-    primitives: { register: () => notUsed('primitives.register'), list: () => notUsed('primitives.list') },
-    providers: { register: (factory) => void factories.set(factory.id, factory) },
-    models: { complete: () => notUsed('models.complete') },
-    loops: { register: () => notUsed('loops.register') },
-    guard: { addStage: () => notUsed('guard.addStage') },
-    commands: { register: () => notUsed('commands.register') },
-    events: { append: () => notUsed('events.append') },
-    services: { provide: () => notUsed('services.provide'), get: () => notUsed('services.get') },
-  };
-  await providerScriptedPlugin.register(context);
-  return factories;
+export function registerProviders(log: LogReader = { read: () => [], sessions: () => [] }): Promise<Map<string, ProviderFactory>> {
+  return registeredProviders(providerScriptedPlugin, { log });
 }
 
 /** The factory registered under `id`; fails the test when there is none. */
@@ -37,7 +16,7 @@ export async function factory(id: string, log?: LogReader): Promise<ProviderFact
 
 /** A request with the given window and no tools. */
 export function request(...messages: ModelMessage[]): ModelRequest {
-  return { session: 'session-under-test', messages, tools: [], fetch: () => notUsed('fetch'), retries: retryBudget(0) };
+  return { session: 'session-under-test', messages, tools: [], fetch: () => Promise.reject(new Error('the scripted provider sends no requests')), retries: retryBudget(0) };
 }
 
 /** Drains a stream into an array. */

@@ -4,3 +4,4 @@ export * from './list-provider.js';
 export * from './registered-providers.js';
 export * from './start-test-kernel.js';
 export * from './wire/index.js';
+export * from './sandbox/index.js';

@@ -1,0 +1,36 @@
+import type { ApplyResult } from '@nodwyn/plugin-api';
+import { describe, expect, it } from 'vitest';
+import { readText } from './read-text.js';
+
+const ok = (content: string): ApplyResult => ({ ok: true, content, truncated: false, taint: [] });
+const row = (n: number, text: string) => `${String(n).padStart(6)}\t${text}`;
+
+describe('readText', () => {
+  it('follows read_file’s pages and takes the line numbers off', async () => {
+    const pages: Record<number, string> = {
+      1: [row(1, 'one'), row(2, '\ttabbed'), '[showed lines 1–2 of 3; continue with start_line=3]'].join('\n'),
+      3: row(3, 'three'),
+    };
+    const asked: unknown[] = [];
+    const text = await readText(async (_name, args) => {
+      asked.push(args);
+      return ok(pages[(args as { start_line: number }).start_line]!);
+    }, 'a.txt', 'nodwyn.readFile');
+    expect(text).toBe('one\n\ttabbed\nthree\n');
+    expect(asked).toEqual([{ path: 'a.txt', start_line: 1 }, { path: 'a.txt', start_line: 3 }]);
+  });
+
+  it('answers an empty file as an empty string', async () => {
+    expect(await readText(async () => ok('[empty file]'), 'e.txt', 'd')).toBe('');
+  });
+
+  it('refuses a file with a line read_file had to cut, instead of returning it altered', async () => {
+    const cut = `${'x'.repeat(2000)}… [500 more characters]`;
+    await expect(readText(async () => ok(row(1, cut)), 'min.js', 'd')).rejects.toMatchObject({ envelope: { code: 'SANDBOX_READ_LINE_TOO_LONG' } });
+  });
+
+  it('passes read_file’s own refusal on', async () => {
+    const refused: ApplyResult = { ok: false, stage: 'execute', envelope: { status: 'error', category: 'NOT_FOUND', code: 'FILE_NOT_FOUND', remediation: 'no such file', operation: null, http_status: null, failed_parameter: null, received_value: null, expected: null, retryable: 'never', retry_after_ms: null, next_action: null, request_id: null, trace: { attempts: 0 }, plugin: null } };
+    await expect(readText(async () => refused, 'x', 'd')).rejects.toMatchObject({ envelope: { code: 'FILE_NOT_FOUND' } });
+  });
+});

@@ -14,6 +14,7 @@ export * from './manifest.js';
 export * from './pricing.js';
 export * from './primitive.js';
 export * from './provider.js';
+export * from './rss-watchdog.js';
 export * from './sandbox.js';
 export * from './services.js';
 export * from './tokens.js';

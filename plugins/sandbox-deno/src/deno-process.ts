@@ -1,8 +1,7 @@
-import type { Envelope, SandboxLimits, SandboxResult } from '@nodwyn/plugin-api';
+import { RssWatchdog, type Envelope, type SandboxLimits, type SandboxResult } from '@nodwyn/plugin-api';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { LogBuffer } from './log-buffer.js';
 import { RecordReader } from './record-reader.js';
-import { RssWatchdog } from './rss-watchdog.js';
 import { endings, reportedFailure, type HarnessReport } from './run-endings.js';
 
 /** One Deno process to supervise. */

@@ -1,4 +1,4 @@
-import type { Envelope, SandboxLimits, SandboxResult, SandboxRunRequest } from '@nodwyn/plugin-api';
+import { RssWatchdog, type Envelope, type SandboxLimits, type SandboxResult, type SandboxRunRequest } from '@nodwyn/plugin-api';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -9,7 +9,6 @@ import { HARNESS_SOURCE } from './harness-source.js';
 import { LineReader } from './line-reader.js';
 import { LogBuffer } from './log-buffer.js';
 import { nodeArgv } from './node-argv.js';
-import { RssWatchdog } from './rss-watchdog.js';
 import { endings, thrownEnvelope, type ThrownReport } from './run-endings.js';
 
 /** What one run in a child process needs. */

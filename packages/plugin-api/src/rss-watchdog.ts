@@ -1,18 +1,19 @@
 import { readFile } from 'node:fs/promises';
 
-/** How often the process's resident memory is sampled. */
+/** How often the child's resident memory is sampled. */
 const SAMPLE_MS = 20;
 
 /**
- * Calls `onExceeded` once when a process's resident memory passes a limit. `--max-old-space-size` bounds
- * V8's old space only; ArrayBuffers live outside it (measured on Deno 2.9.6: ten 100 MB Uint8Arrays
- * filled under a 64 MiB heap limit left the process at 1031 MB resident). Linux only (`/proc`); elsewhere
- * only the heap limit holds. Between two samples a fast allocation can overshoot by what it touches in
- * 20 ms.
+ * Calls `onExceeded` once when a child process's resident memory passes a limit, for sandbox runners that
+ * run code in a child (Deno, Node). `--max-old-space-size` bounds only V8's heap; Buffers and ArrayBuffers
+ * live outside it (measured: 2 GB of Buffers under a 64 MiB heap limit on Node 20.20, 1031 MB resident on
+ * Deno 2.9.6), so the runner also watches the process from outside. Linux only (`/proc/<pid>/status`); elsewhere only the
+ * heap limit applies. Between two samples a fast allocation can overshoot the limit by what it allocates
+ * in 20 ms.
  */
 export class RssWatchdog {
   #timer: NodeJS.Timeout | undefined;
-  #sampling = false;
+  #reading = false;
 
   constructor(
     private readonly pid: number,
@@ -29,8 +30,8 @@ export class RssWatchdog {
   }
 
   async #sample(): Promise<void> {
-    if (this.#sampling || this.#timer === undefined) return;
-    this.#sampling = true;
+    if (this.#reading || this.#timer === undefined) return;
+    this.#reading = true;
     try {
       const rss = rssOf(await readFile(`/proc/${this.pid}/status`, 'utf8'));
       if (rss !== undefined && rss > this.limitBytes && this.#timer !== undefined) {
@@ -38,11 +39,11 @@ export class RssWatchdog {
         this.onExceeded(rss);
       }
     } catch {
-      // No /proc (not Linux) or the process is gone: nothing is left to watch, and a sampler must never
-      // throw into the host. The heap limit and the timeout still hold.
+      // No /proc (not Linux), or the process is gone: there is nothing left to watch, and a sampler
+      // must never throw into the host. The heap limit and the timeout still hold.
       this.stop();
     } finally {
-      this.#sampling = false;
+      this.#reading = false;
     }
   }
 }

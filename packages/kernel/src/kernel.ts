@@ -6,6 +6,8 @@ import {
   type LoopStrategy,
   type PrimitiveDefinition,
   type PrimitiveInfo,
+  type PrimitiveSource,
+  type PluginStore,
   type ProviderFactory,
   type EgressSender,
   type ModelCompletion,
@@ -123,7 +125,9 @@ export class Kernel {
     return {
       registerPrimitive: (owner: string, definition: PrimitiveDefinition<unknown>, options: { replace?: boolean }) =>
         this.primitives.register(owner, definition, options),
+      addPrimitiveSource: (owner: string, source: PrimitiveSource) => this.primitives.addSource(owner, source),
       listPrimitives: (): readonly PrimitiveInfo[] => this.primitives.list(),
+      store: (owner: string): PluginStore => this.log.store(owner),
       registerProvider: (owner: string, factory: ProviderFactory) => this.providers.register(owner, factory),
       registerLoop: (owner: string, strategy: LoopStrategy) => this.loops.register(owner, strategy),
       addStage: (owner: string, stage: GuardStage) => this.stages.add(owner, stage),

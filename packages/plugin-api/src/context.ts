@@ -2,7 +2,8 @@ import type { LogEvent, Usage } from '@nodwyn/protocol';
 import type { CliCommand } from './command.js';
 import type { GuardStage } from './guard.js';
 import type { LoopStrategy } from './loop.js';
-import type { PrimitiveDefinition, PrimitiveInfo } from './primitive.js';
+import type { PrimitiveDefinition, PrimitiveInfo, PrimitiveSource } from './primitive.js';
+import type { PluginStore } from './store.js';
 import type { ModelMessage, ProviderFactory, ProviderOptions } from './provider.js';
 import type { Token } from './tokens.js';
 
@@ -55,6 +56,8 @@ export interface PluginContext {
   readonly log: LogReader;
   readonly primitives: {
     register<I>(definition: PrimitiveDefinition<I>, options?: { replace?: boolean }): void;
+    /** Adds a source of primitives that come and go while nodwyn runs (see `PrimitiveSource`). */
+    addSource(source: PrimitiveSource): void;
     list(): readonly PrimitiveInfo[];
   };
   readonly providers: { register(factory: ProviderFactory): void };
@@ -68,6 +71,8 @@ export interface PluginContext {
   readonly commands: { register(command: CliCommand): void };
   /** Appends events of this plugin to a session (actor `plugin:<name>`), through the log stages. */
   readonly events: { append(session: string, type: string, payload: Readonly<Record<string, unknown>>): void };
+  /** This plugin's transactional store in the kernel's database. */
+  readonly store: PluginStore;
   readonly services: {
     provide<T>(token: Token<T>, value: T): void;
     get<T>(token: Token<T>): T;

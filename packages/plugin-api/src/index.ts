@@ -17,6 +17,7 @@ export * from './provider.js';
 export * from './rss-watchdog.js';
 export * from './sandbox.js';
 export * from './services.js';
+export * from './store.js';
 export * from './tokens.js';
 export * from './transport/index.js';
 export * from './version.js';

@@ -11,13 +11,13 @@ export const PERMISSIONS = ['log.read', 'fs.read', 'fs.write', 'process.spawn', 
 export type Permission = (typeof PERMISSIONS)[number];
 
 /** Kinds of contribution a plugin can provide or require, as `kind:name`. */
-export const CONTRIBUTION_KINDS = ['primitive', 'provider', 'loop', 'guard-stage', 'command', 'service', 'plugin'] as const;
+export const CONTRIBUTION_KINDS = ['primitive', 'primitive-source', 'provider', 'loop', 'guard-stage', 'command', 'service', 'plugin'] as const;
 /** A contribution kind. */
 export type ContributionKind = (typeof CONTRIBUTION_KINDS)[number];
 
 const contribution = z
   .string()
-  .regex(/^(primitive|provider|loop|guard-stage|command|service|plugin):[@a-z0-9_./-]+$/, 'kind:name, e.g. primitive:read_file');
+  .regex(/^(primitive|primitive-source|provider|loop|guard-stage|command|service|plugin):[@a-z0-9_./-]+$/, 'kind:name, e.g. primitive:read_file');
 
 const SEMVER = /^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$/;
 

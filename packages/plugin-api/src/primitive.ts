@@ -84,3 +84,17 @@ export interface PrimitiveInfo {
 export function definePrimitive<I>(definition: PrimitiveDefinition<I>): PrimitiveDefinition<I> {
   return definition;
 }
+
+/**
+ * Primitives whose set changes while nodwyn runs (the capabilities a model registered): the kernel asks
+ * the source on every lookup and listing, so a new entry is a real tool from the next turn on. A source
+ * cannot shadow a registered primitive: on a name clash the registered one wins.
+ */
+export interface PrimitiveSource {
+  /** Names the source in listings and manifests (`primitive-source:<name>`). */
+  readonly name: string;
+  /** The entry of that name, or undefined. */
+  get(name: string): PrimitiveDefinition<unknown> | undefined;
+  /** Every entry now. */
+  list(): readonly PrimitiveDefinition<unknown>[];
+}

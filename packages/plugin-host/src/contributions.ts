@@ -7,6 +7,7 @@ import {
   type GuardStage,
   type LoopStrategy,
   type PrimitiveDefinition,
+  type PrimitiveSource,
   type ProviderFactory,
 } from '@nodwyn/plugin-api';
 import { hostEnvelopeInit } from './errors.js';
@@ -15,6 +16,7 @@ import type { KernelPort } from './kernel-port.js';
 /** One contribution a plugin made in `register`, waiting for `register` to succeed. */
 export type Contribution =
   | { readonly kind: 'primitive'; readonly name: string; readonly definition: PrimitiveDefinition<unknown>; readonly replace: boolean }
+  | { readonly kind: 'primitive-source'; readonly name: string; readonly source: PrimitiveSource }
   | { readonly kind: 'provider'; readonly name: string; readonly factory: ProviderFactory }
   | { readonly kind: 'loop'; readonly name: string; readonly strategy: LoopStrategy }
   | { readonly kind: 'guard-stage'; readonly name: string; readonly stage: GuardStage }
@@ -82,6 +84,8 @@ export class ContributionBuffer {
     switch (item.kind) {
       case 'primitive':
         return this.kernel.registerPrimitive(this.plugin, item.definition, { replace: item.replace });
+      case 'primitive-source':
+        return this.kernel.addPrimitiveSource(this.plugin, item.source);
       case 'provider':
         return this.kernel.registerProvider(this.plugin, item.factory);
       case 'loop':

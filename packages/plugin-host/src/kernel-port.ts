@@ -7,6 +7,8 @@ import type {
   ModelCompletionResult,
   PrimitiveDefinition,
   PrimitiveInfo,
+  PrimitiveSource,
+  PluginStore,
   ProviderFactory,
 } from '@nodwyn/plugin-api';
 
@@ -17,6 +19,10 @@ import type {
 export interface KernelPort {
   /** Adds a primitive owned by `owner`. Throws an `EnvelopeError` on a bad or duplicate name. */
   registerPrimitive(owner: string, definition: PrimitiveDefinition<unknown>, options: { replace?: boolean }): void;
+  /** Adds a source of primitives that change while nodwyn runs, owned by `owner`. */
+  addPrimitiveSource(owner: string, source: PrimitiveSource): void;
+  /** `owner`'s own transactional store in the kernel's database. */
+  store(owner: string): PluginStore;
   /** Every primitive in the table, built-ins included. */
   listPrimitives(): readonly PrimitiveInfo[];
   /** Adds a model provider factory owned by `owner`. */

@@ -4,6 +4,7 @@ import {
   type LogReader,
   type Manifest,
   type PluginContext,
+  type PluginStore,
   type PrimitiveDefinition,
   type Token,
 } from '@nodwyn/plugin-api';
@@ -35,6 +36,7 @@ const EMPTY_CONFIG: Readonly<Record<string, unknown>> = Object.freeze({});
 export function createPluginContext(input: PluginContextInput): PluginContext {
   const { manifest, kernel, contributions } = input;
   const name = manifest.name;
+  let store: PluginStore | undefined;
   const context: PluginContext = {
     plugin: { name, version: manifest.version },
     config: pluginConfig(input.settings, name),
@@ -51,6 +53,7 @@ export function createPluginContext(input: PluginContextInput): PluginContext {
         const erased = definition as unknown as PrimitiveDefinition<unknown>;
         contributions.add({ kind: 'primitive', name: definition.name, definition: erased, replace: options?.replace === true });
       },
+      addSource: (source) => contributions.add({ kind: 'primitive-source', name: source.name, source }),
       list: () => kernel.listPrimitives(),
     },
     providers: { register: (factory) => contributions.add({ kind: 'provider', name: factory.id, factory }) },
@@ -59,6 +62,10 @@ export function createPluginContext(input: PluginContextInput): PluginContext {
     guard: { addStage: (stage) => contributions.add({ kind: 'guard-stage', name: stage.name, stage }) },
     commands: { register: (command) => contributions.add({ kind: 'command', name: command.name, command }) },
     events: { append: (session, type, payload) => kernel.appendEvent(name, session, type, payload) },
+    get store(): PluginStore {
+      store ??= kernel.store(name);
+      return store;
+    },
     services: {
       provide<T>(token: Token<T>, value: T): void {
         contributions.add({ kind: 'service', name: token.name, key: token.key, value });

@@ -11,6 +11,8 @@ import {
   type PluginDefinition,
   type PrimitiveDefinition,
   type PrimitiveInfo,
+  type PrimitiveSource,
+  type PluginStore,
   type ProviderFactory,
   type ModelCompletion,
   type ModelCompletionResult,
@@ -47,6 +49,13 @@ export class RecordingKernel implements KernelPort {
       egress: definition.egress === true,
       inputSchema: {},
     }));
+  }
+  addPrimitiveSource(owner: string, source: PrimitiveSource): void {
+    this.registrations.push(`${owner} primitive-source:${source.name}`);
+  }
+  /** Plugin-host tests never reach the store; the kernel's own tests cover it on real SQLite. */
+  store(owner: string): PluginStore {
+    throw new EnvelopeError({ category: 'INTERNAL', code: 'TEST_KERNEL_NO_STORE', remediation: `test kernel: ${owner} asked for a store` });
   }
   registerProvider(owner: string, factory: ProviderFactory): void {
     this.registrations.push(`${owner} provider:${factory.id}`);

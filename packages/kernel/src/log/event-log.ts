@@ -1,4 +1,6 @@
-import { EnvelopeError } from '@nodwyn/plugin-api';
+import { EnvelopeError, type PluginStore } from '@nodwyn/plugin-api';
+import { KernelCodes } from '../errors.js';
+import { pluginStore, prepareStoreStatements, type StoreStatements } from '../store/plugin-store.js';
 import type { LogEvent } from '@nodwyn/protocol';
 import type { Transaction } from 'better-sqlite3';
 import { checkpointMac } from './checkpoint.js';
@@ -32,6 +34,9 @@ export class EventLog {
   readonly #hub: ListenerHub;
   readonly #clock: () => Date;
   readonly #writer: Writer;
+  #storeStatements: StoreStatements | undefined;
+  /** Events appended inside an open `transaction`, published once it commits. */
+  #pending: LogEvent[] | undefined;
   #closed = false;
 
   private constructor(db: SqliteDatabase, key: Buffer, options: EventLogOptions) {
@@ -117,6 +122,31 @@ export class EventLog {
     return this.#hub.subscribe(listener as LogListener);
   }
 
+  /** A plugin's key-value store in this database; its `transaction` is this log's (see `transaction`). */
+  store(plugin: string): PluginStore {
+    const use = <T>(operation: string, fn: () => T): T => this.#use(operation, fn);
+    this.#storeStatements ??= this.#use('store.open', () => prepareStoreStatements(this.#db));
+    return pluginStore(plugin, this.#storeStatements, use, (fn) => this.transaction(fn));
+  }
+
+  /**
+   * Runs `fn` in one IMMEDIATE transaction: store writes and appends made inside it commit together or not
+   * at all. Subscribers hear its events only after the commit. Nested calls join the outer transaction.
+   */
+  transaction<T>(fn: () => T): T {
+    if (this.#pending) return this.#use('store.transaction', () => this.#db.transaction(fn)());
+    const pending: LogEvent[] = [];
+    this.#pending = pending;
+    let result: T;
+    try {
+      result = this.#use('store.transaction', () => this.#db.transaction(() => notAsync(fn())).immediate());
+    } finally {
+      this.#pending = undefined;
+    }
+    this.#hub.publish(pending);
+    return result;
+  }
+
   /** Closes the database; later calls fail with `LOG_CLOSED`. Safe to call twice. */
   close(): void {
     if (this.#closed) return;
@@ -129,7 +159,8 @@ export class EventLog {
     checkSession(session, 'log.append');
     if (drafts.length === 0) return [];
     const events = this.#use('log.append', () => this.#writer.immediate(session, drafts));
-    this.#hub.publish(events);
+    if (this.#pending) this.#pending.push(...events);
+    else this.#hub.publish(events);
     return events;
   }
 
@@ -165,6 +196,18 @@ export class EventLog {
       throw toLogError(error, operation, this.#file);
     }
   }
+}
+
+function notAsync<T>(value: T): T {
+  if (value instanceof Promise) {
+    throw new EnvelopeError({
+      category: 'INTERNAL',
+      code: KernelCodes.STORE_TRANSACTION_ASYNC,
+      operation: 'store.transaction',
+      remediation: 'A store transaction runs synchronously; do the async work first, then write in a transaction function that returns no promise.',
+    });
+  }
+  return value;
 }
 
 function headUnverified(session: string, detail: string): EnvelopeError {

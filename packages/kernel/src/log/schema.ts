@@ -17,6 +17,8 @@ export const LOG_BUSY_TIMEOUT_MS = 5000;
 // append-only rule the database's, not only this code's: any UPDATE or DELETE aborts, whoever issues it.
 // The `no_replace` triggers close the side door: `INSERT OR REPLACE` deletes the old row without firing
 // DELETE triggers (unless a connection sets recursive_triggers), so an insert over an existing key aborts.
+// `plugin_store` is the plugins' own state (PluginStore), mutable, in the same file so a plugin's writes and its
+// events commit in one transaction.
 // `IF NOT EXISTS` everywhere, so opening also restores a trigger or table someone dropped.
 const DDL = `
 CREATE TABLE IF NOT EXISTS events (
@@ -37,6 +39,12 @@ CREATE TABLE IF NOT EXISTS checkpoints (
   ts TEXT NOT NULL,
   mac TEXT NOT NULL,
   PRIMARY KEY (session, seq)
+) STRICT, WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS plugin_store (
+  plugin TEXT NOT NULL,
+  key TEXT NOT NULL,
+  value TEXT NOT NULL,
+  PRIMARY KEY (plugin, key)
 ) STRICT, WITHOUT ROWID;
 CREATE TRIGGER IF NOT EXISTS events_no_update BEFORE UPDATE ON events
   BEGIN SELECT RAISE(ABORT, 'nodwyn log: events are append-only'); END;

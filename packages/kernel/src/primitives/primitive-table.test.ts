@@ -41,4 +41,19 @@ describe('PrimitiveTable', () => {
     table.register('p', { ...base, name: 'x', input: z.object({ path: z.string(), depth: z.number().default(1) }) });
     expect(table.list()[0]!.inputSchema.required).toEqual(['path']);
   });
+
+  it('asks a source on every lookup, so its entries come and go; registered names win and bad entries are left out', () => {
+    const table = new PrimitiveTable(() => undefined);
+    table.register('core', { ...base, name: 'read_file' });
+    let entries = [{ ...base, name: 'slugify' }];
+    table.addSource('caps', { name: 'caps', get: (name) => entries.find((e) => e.name === name), list: () => entries });
+    expect(table.get('slugify')?.owner).toBe('caps');
+    expect(table.list().map((p) => p.name)).toEqual(['read_file', 'slugify']);
+    entries = [{ ...base, name: 'read_file', description: 'shadow' }, { ...base, name: 'Bad-Name' }, { ...base, name: 'word_count' }];
+    expect(table.get('slugify')).toBeUndefined();
+    expect(table.get('read_file')?.owner).toBe('core');
+    expect(table.get('Bad-Name')).toBeUndefined();
+    expect(table.list().map((p) => `${p.name}:${p.owner}`)).toEqual(['read_file:core', 'word_count:caps']);
+    expect(() => table.addSource('other', { name: 'caps', get: () => undefined, list: () => [] })).toThrow(/already added/);
+  });
 });

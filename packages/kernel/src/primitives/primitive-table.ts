@@ -5,6 +5,7 @@ import {
   TIERS,
   type PrimitiveDefinition,
   type PrimitiveInfo,
+  type PrimitiveSource,
   type Tier,
 } from '@nodwyn/plugin-api';
 import { z } from 'zod';
@@ -25,6 +26,9 @@ export type ReplacementListener = (change: { name: string; previousOwner: string
  */
 export class PrimitiveTable {
   readonly #entries = new Map<string, RegisteredPrimitive>();
+  readonly #sources: { readonly owner: string; readonly source: PrimitiveSource }[] = [];
+  /** Source entries as registered primitives, per definition object (its JSON Schema is built once). */
+  readonly #sourced = new WeakMap<PrimitiveDefinition<unknown>, RegisteredPrimitive | null>();
   readonly #onReplace: ReplacementListener;
 
   constructor(onReplace: ReplacementListener) {
@@ -48,20 +52,49 @@ export class PrimitiveTable {
         remediation: `Primitive "${definition.name}" is already registered by ${previous.owner}. Pick another name, or register with { replace: true } to replace it on purpose.`,
       });
     }
-    // `io: 'input'`: the model writes arguments before parsing, so a field with a default is optional to it.
-    const inputSchema = z.toJSONSchema(definition.input, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
-    this.#entries.set(definition.name, { ...definition, owner, inputSchema });
+    this.#entries.set(definition.name, { ...definition, owner, inputSchema: inputSchemaOf(definition) });
     if (previous) this.#onReplace({ name: definition.name, previousOwner: previous.owner, owner });
   }
 
-  /** The primitive of that exact name, or undefined. */
+  /**
+   * Adds a source whose entries come and go (see `PrimitiveSource`). Its entries are checked like
+   * registrations; one that fails the checks, or whose name a registered primitive holds, is left out.
+   */
+  addSource(owner: string, source: PrimitiveSource): void {
+    if (this.#sources.some((s) => s.source.name === source.name)) {
+      throw new EnvelopeError({
+        category: 'PRECONDITION_FAILED',
+        code: KernelCodes.PRIMITIVE_EXISTS,
+        plugin: owner,
+        failed_parameter: '$.name',
+        received_value: source.name,
+        remediation: `A primitive source named "${source.name}" is already added; give the source another name.`,
+      });
+    }
+    this.#sources.push({ owner, source });
+  }
+
+  /** The primitive of that exact name, or undefined. Registered primitives win over sources. */
   get(name: string): RegisteredPrimitive | undefined {
-    return this.#entries.get(name);
+    const registered = this.#entries.get(name);
+    if (registered) return registered;
+    for (const { owner, source } of this.#sources) {
+      const found = this.#fromSource(owner, source.get(name));
+      if (found?.name === name) return found;
+    }
+    return undefined;
   }
 
   /** Every primitive, sorted by name. */
   list(): PrimitiveInfo[] {
-    return [...this.#entries.values()]
+    const all = new Map(this.#entries);
+    for (const { owner, source } of this.#sources) {
+      for (const definition of source.list()) {
+        const found = this.#fromSource(owner, definition);
+        if (found && !all.has(found.name)) all.set(found.name, found);
+      }
+    }
+    return [...all.values()]
       .map((p) => ({
         name: p.name,
         description: p.description,
@@ -74,6 +107,26 @@ export class PrimitiveTable {
       // Code-unit order, not localeCompare: the order is stable across locales, and ICU costs ~10 ms to load.
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
+
+  #fromSource(owner: string, definition: PrimitiveDefinition<unknown> | undefined): RegisteredPrimitive | undefined {
+    if (!definition || this.#entries.has(definition.name)) return undefined;
+    const cached = this.#sourced.get(definition);
+    if (cached !== undefined) return cached ?? undefined;
+    let built: RegisteredPrimitive | null = null;
+    try {
+      checkDefinition(definition);
+      built = { ...definition, owner, inputSchema: inputSchemaOf(definition) };
+    } catch {
+      built = null;
+    }
+    this.#sourced.set(definition, built);
+    return built ?? undefined;
+  }
+}
+
+// `io: 'input'`: the model writes arguments before parsing, so a field with a default is optional to it.
+function inputSchemaOf(definition: PrimitiveDefinition<unknown>): Record<string, unknown> {
+  return z.toJSONSchema(definition.input, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
 }
 
 function checkDefinition(definition: PrimitiveDefinition<unknown>): void {

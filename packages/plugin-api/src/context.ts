@@ -2,7 +2,7 @@ import type { LogEvent, Usage } from '@nodwyn/protocol';
 import type { CliCommand } from './command.js';
 import type { GuardStage } from './guard.js';
 import type { LoopStrategy } from './loop.js';
-import type { PrimitiveDefinition, PrimitiveInfo, PrimitiveSource } from './primitive.js';
+import type { ApplyResult, PrimitiveDefinition, PrimitiveInfo, PrimitiveSource } from './primitive.js';
 import type { PluginStore } from './store.js';
 import type { ModelMessage, ProviderFactory, ProviderOptions } from './provider.js';
 import type { Token } from './tokens.js';
@@ -41,6 +41,14 @@ export interface ModelCompletionResult {
   readonly costUsd?: number;
 }
 
+/** A call a plugin makes as the host, for a person's command (`nodwyn capability test`). */
+export interface HostCall {
+  readonly session: string;
+  readonly name: string;
+  readonly args: unknown;
+  readonly signal?: AbortSignal;
+}
+
 /**
  * Everything a plugin receives. It never sees the container or kernel internals: it contributes through
  * these registries, and each contribution is checked against its manifest's `provides`.
@@ -71,6 +79,14 @@ export interface PluginContext {
   readonly commands: { register(command: CliCommand): void };
   /** Appends events of this plugin to a session (actor `plugin:<name>`), through the log stages. */
   readonly events: { append(session: string, type: string, payload: Readonly<Record<string, unknown>>): void };
+  /**
+   * Calls through the guard on a person's behalf (origin `host`, no confirmer: a call that needs a
+   * confirmation is denied), logged in a session of its own that `session(title)` opens.
+   */
+  readonly calls: {
+    session(title: string): string;
+    apply(call: HostCall): Promise<ApplyResult>;
+  };
   /** This plugin's transactional store in the kernel's database. */
   readonly store: PluginStore;
   readonly services: {

@@ -6,6 +6,8 @@ import type {
   ModelCompletion,
   ModelCompletionResult,
   PrimitiveDefinition,
+  ApplyResult,
+  HostCall,
   PrimitiveInfo,
   PrimitiveSource,
   PluginStore,
@@ -21,6 +23,10 @@ export interface KernelPort {
   registerPrimitive(owner: string, definition: PrimitiveDefinition<unknown>, options: { replace?: boolean }): void;
   /** Adds a source of primitives that change while nodwyn runs, owned by `owner`. */
   addPrimitiveSource(owner: string, source: PrimitiveSource): void;
+  /** Opens a session in the workspace for `owner`'s host calls. */
+  createSession(owner: string, title: string): string;
+  /** One call through the guard with origin `host` and no confirmer. */
+  applyAsHost(owner: string, call: HostCall): Promise<ApplyResult>;
   /** `owner`'s own transactional store in the kernel's database. */
   store(owner: string): PluginStore;
   /** Every primitive in the table, built-ins included. */

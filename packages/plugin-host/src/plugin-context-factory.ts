@@ -62,6 +62,10 @@ export function createPluginContext(input: PluginContextInput): PluginContext {
     guard: { addStage: (stage) => contributions.add({ kind: 'guard-stage', name: stage.name, stage }) },
     commands: { register: (command) => contributions.add({ kind: 'command', name: command.name, command }) },
     events: { append: (session, type, payload) => kernel.appendEvent(name, session, type, payload) },
+    calls: {
+      session: (title) => kernel.createSession(name, title),
+      apply: (call) => kernel.applyAsHost(name, call),
+    },
     get store(): PluginStore {
       store ??= kernel.store(name);
       return store;

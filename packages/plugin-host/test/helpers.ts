@@ -13,6 +13,8 @@ import {
   type PrimitiveInfo,
   type PrimitiveSource,
   type PluginStore,
+  type ApplyResult,
+  type HostCall,
   type ProviderFactory,
   type ModelCompletion,
   type ModelCompletionResult,
@@ -52,6 +54,14 @@ export class RecordingKernel implements KernelPort {
   }
   addPrimitiveSource(owner: string, source: PrimitiveSource): void {
     this.registrations.push(`${owner} primitive-source:${source.name}`);
+  }
+  createSession(owner: string, title: string): string {
+    this.registrations.push(`${owner} session:${title}`);
+    return `session-${this.registrations.length}`;
+  }
+  async applyAsHost(owner: string, call: HostCall): Promise<ApplyResult> {
+    this.registrations.push(`${owner} apply:${call.name}`);
+    return { ok: true, content: '', truncated: false, taint: [] };
   }
   /** Plugin-host tests never reach the store; the kernel's own tests cover it on real SQLite. */
   store(owner: string): PluginStore {

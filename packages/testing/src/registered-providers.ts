@@ -20,13 +20,17 @@ export async function registeredProviders(
     workspace: '/nonexistent-workspace',
     dataDir: '/nonexistent-data',
     log: options.log ?? { read: () => notUsed('log.read'), sessions: () => notUsed('log.sessions') },
-    primitives: { register: () => notUsed('primitives.register'), list: () => notUsed('primitives.list') },
+    primitives: { register: () => notUsed('primitives.register'), addSource: () => notUsed('primitives.addSource'), list: () => notUsed('primitives.list') },
     providers: { register: (factory) => void found.set(factory.id, factory) },
     models: { complete: () => notUsed('models.complete') },
     loops: { register: () => notUsed('loops.register') },
     guard: { addStage: () => notUsed('guard.addStage') },
     commands: { register: () => notUsed('commands.register') },
     events: { append: () => notUsed('events.append') },
+    calls: { session: () => notUsed('calls.session'), apply: () => notUsed('calls.apply') },
+    get store(): never {
+      return notUsed('store');
+    },
     services: { provide: () => notUsed('services.provide'), get: () => notUsed('services.get') },
   };
   await plugin.register(context);

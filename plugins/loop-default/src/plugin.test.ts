@@ -17,12 +17,16 @@ describe('loopDefaultPlugin', () => {
       workspace: '/nonexistent-workspace',
       dataDir: '/nonexistent-data',
       log: { read: () => notUsed('log.read'), sessions: () => notUsed('log.sessions') },
-      primitives: { register: () => notUsed('primitives.register'), list: () => notUsed('primitives.list') },
+      primitives: { register: () => notUsed('primitives.register'), addSource: () => notUsed('primitives.addSource'), list: () => notUsed('primitives.list') },
       providers: { register: () => notUsed('providers.register') },
       loops: { register: (strategy) => void loops.push(strategy) },
       guard: { addStage: () => notUsed('guard.addStage') },
       commands: { register: () => notUsed('commands.register') },
       events: { append: () => notUsed('events.append') },
+    calls: { session: () => notUsed('calls.session'), apply: () => notUsed('calls.apply') },
+    get store(): never {
+      return notUsed('store');
+    },
       models: { complete: () => notUsed('models.complete') },
       services: {
         provide: () => notUsed('services.provide'),

@@ -26,13 +26,17 @@ function recordingContext(settings: Record<string, unknown> = {}) {
     workspace: '/nonexistent',
     dataDir: '/nonexistent',
     log: { read: unavailable, sessions: unavailable },
-    primitives: { register: (definition) => void registered.push(definition), list: () => [] },
+    primitives: { register: (definition) => void registered.push(definition), addSource: unavailable, list: () => [] },
     providers: { register: unavailable },
     models: { complete: unavailable },
     loops: { register: unavailable },
     guard: { addStage: unavailable },
     commands: { register: unavailable },
     events: { append: unavailable },
+    calls: { session: unavailable, apply: unavailable },
+    get store(): never {
+      return unavailable();
+    },
     services: { provide: unavailable, get: unavailable },
   };
   return { context, registered };

@@ -1,5 +1,6 @@
 export { z } from 'zod';
 export type { Category, Envelope, FrontendEvent, LogEvent, Retryable, ToolCall, Usage } from '@nodwyn/protocol';
+export * from './coded-errors.js';
 export * from './command.js';
 export * from './context.js';
 export * from './define-plugin.js';

@@ -28,6 +28,8 @@ export interface TestKernelOptions {
   readonly settings?: Record<string, unknown>;
   /** A log file; `:memory:` by default. */
   readonly dbPath?: string;
+  /** The log's checkpoint key; random by default. Pass the same key to reopen a `dbPath` as a later process would. */
+  readonly key?: Buffer;
 }
 
 /** A running kernel and host for a test, with shortcuts for the common moves. */
@@ -61,7 +63,7 @@ export async function startTestKernel(options: TestKernelOptions = {}): Promise<
   if (!options.workspace) mkdirSync(workspace);
   const dataDir = join(temp, 'home');
   mkdirSync(dataDir);
-  const kernel = Kernel.open({ dbPath: options.dbPath ?? ':memory:', key: randomBytes(32), workspace: realpathSync(workspace) });
+  const kernel = Kernel.open({ dbPath: options.dbPath ?? ':memory:', key: options.key ?? randomBytes(32), workspace: realpathSync(workspace) });
   const settings = options.settings ?? {};
   const host = new PluginHost({ kernel: kernel.port(), apiVersion: API_VERSION, settings, workspace: realpathSync(workspace), dataDir });
   kernel.useSender(() => host.service(EgressSenderToken));

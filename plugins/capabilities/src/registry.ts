@@ -1,0 +1,157 @@
+import type { PluginStore } from '@nodwyn/plugin-api';
+import { contentHash, type CapabilityHead, type CapabilityStatus, type CapabilityVersion } from './capability.js';
+import { capabilityError } from './errors.js';
+
+/** Where registry changes are logged: the session they happened in, and what the event says. */
+export type RegistryEvent = (type: string, payload: Readonly<Record<string, unknown>>) => void;
+
+const HEAD = 'head/';
+const VERSION = 'version/';
+
+function versionKey(name: string, version: number): string {
+  return `${VERSION}${name}/${String(version).padStart(8, '0')}`;
+}
+
+/**
+ * The capability registry on the plugin's store in the kernel database. Every change is one transaction
+ * that writes the new version, moves the head and appends the event that records it, so a process
+ * killed half-way leaves the old state or the new one, never a mix.
+ */
+export class Registry {
+  readonly #store: PluginStore;
+
+  constructor(store: PluginStore) {
+    this.#store = store;
+  }
+
+  head(name: string): CapabilityHead | undefined {
+    return this.#store.get(`${HEAD}${name}`) as CapabilityHead | undefined;
+  }
+
+  /** A stored version, checked against its content hash. */
+  version(name: string, version: number): CapabilityVersion | undefined {
+    const found = this.#store.get(versionKey(name, version)) as CapabilityVersion | undefined;
+    if (found && contentHash(found) !== found.hash) {
+      throw capabilityError('CAPABILITY_TAMPERED', {
+        operation: 'capability.load',
+        received_value: `${name} v${version}`,
+        remediation: `The stored code of ${name} version ${version} does not match its hash: the registry was changed outside nodwyn. Roll back to another version with \`nodwyn capability rollback ${name} --to N\`, or remove it.`,
+      });
+    }
+    return found;
+  }
+
+  /** The current version, whatever its status. */
+  current(name: string): CapabilityVersion | undefined {
+    const head = this.head(name);
+    return head ? this.version(name, head.current) : undefined;
+  }
+
+  /** The current version if it is active: the only thing that ever executes. */
+  runnable(name: string): CapabilityVersion | undefined {
+    const current = this.current(name);
+    return current?.status === 'active' ? current : undefined;
+  }
+
+  /** Every version of a capability, oldest first. */
+  history(name: string): CapabilityVersion[] {
+    return this.#store.list(`${VERSION}${name}/`).map((entry) => entry.value as CapabilityVersion);
+  }
+
+  /** Names with a head, in code-unit order. */
+  names(): string[] {
+    return this.#store.list(HEAD).map((entry) => entry.key.slice(HEAD.length));
+  }
+
+  /**
+   * Every capability whose current version is active. One whose stored content fails its hash is left
+   * out (running it by name reports `CAPABILITY_TAMPERED`), so one bad row cannot hide the others.
+   */
+  active(): CapabilityVersion[] {
+    return this.names().flatMap((name) => {
+      try {
+        const current = this.current(name);
+        return current?.status === 'active' ? [current] : [];
+      } catch {
+        return [];
+      }
+    });
+  }
+
+  /**
+   * Adds the next version and makes it current, in one transaction with its event. `check` runs inside
+   * the transaction, against the registry as it is there (the count limit sees concurrent admissions).
+   */
+  admit(
+    draft: Omit<CapabilityVersion, 'version' | 'hash' | 'created'>,
+    event: RegistryEvent,
+    check: (registry: Registry) => void = () => undefined,
+  ): CapabilityVersion {
+    return this.#store.transaction(() => {
+      check(this);
+      const head = this.head(draft.name);
+      const version = (head?.latest ?? 0) + 1;
+      const stored: CapabilityVersion = { ...draft, version, hash: contentHash(draft), created: new Date().toISOString() };
+      this.#store.put(versionKey(draft.name, version), stored);
+      this.#store.put(`${HEAD}${draft.name}`, { current: version, latest: version } satisfies CapabilityHead);
+      event(`capability.${draft.status === 'active' ? 'admitted' : draft.status}`, eventPayload(stored));
+      return stored;
+    });
+  }
+
+  /** Makes an earlier (or later) existing version current again, in one transaction with its event. */
+  rollback(name: string, to: number, event: RegistryEvent): CapabilityVersion {
+    return this.#store.transaction(() => {
+      const head = this.head(name);
+      const target = head ? this.version(name, to) : undefined;
+      if (!head) throw notFound(name);
+      if (!target) {
+        throw capabilityError('CAPABILITY_VERSION_NOT_FOUND', {
+          operation: 'capability.rollback',
+          failed_parameter: '--to',
+          received_value: to,
+          expected: `a version from 1 to ${head.latest}`,
+          remediation: `${name} has versions 1 to ${head.latest}; see \`nodwyn capability history ${name}\`.`,
+        });
+      }
+      this.#store.put(`${HEAD}${name}`, { current: to, latest: head.latest } satisfies CapabilityHead);
+      event('capability.rolled_back', { ...eventPayload(target), from: head.current });
+      return target;
+    });
+  }
+
+  /** A person's disable or rm: a new version with that status (the code kept), made current. */
+  stop(name: string, status: Exclude<CapabilityStatus, 'active'>, note: string, event: RegistryEvent): CapabilityVersion {
+    return this.#store.transaction(() => {
+      const current = this.current(name);
+      if (!current) throw notFound(name);
+      const { version: _v, hash: _h, created: _c, session: _s, ...content } = current;
+      return this.admit({ ...content, status, author: 'person', note }, event);
+    });
+  }
+}
+
+/** The event payload of a version: everything but the code (the store keeps that). */
+function eventPayload(v: CapabilityVersion): Record<string, unknown> {
+  return {
+    name: v.name,
+    version: v.version,
+    status: v.status,
+    hash: v.hash,
+    grants: v.grants,
+    runner: v.runner,
+    author: v.author,
+    ...(v.session ? { session: v.session } : {}),
+    ...(v.note ? { note: v.note } : {}),
+  };
+}
+
+/** No capability of that name exists. */
+export function notFound(name: string) {
+  return capabilityError('CAPABILITY_NOT_FOUND', {
+    operation: 'capability',
+    failed_parameter: '$.name',
+    received_value: name,
+    remediation: `No capability is named "${name}". Call list_capabilities (or run \`nodwyn capability list\`) to see them; register it first with register_capability.`,
+  });
+}

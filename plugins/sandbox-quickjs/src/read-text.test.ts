@@ -20,6 +20,13 @@ describe('readText', () => {
     expect(asked).toEqual([{ path: 'a.txt', start_line: 1 }, { path: 'a.txt', start_line: 3 }]);
   });
 
+  it('gives the file back as it is on disk: no final newline, or CRLF, as read_file\'s data says', async () => {
+    const page = (data: unknown): ApplyResult => ({ ok: true, content: [row(1, 'a'), row(2, 'b')].join('\n'), data, truncated: false, taint: [] });
+    expect(await readText(async () => page({ finalNewline: false, crlf: false }), 'a.txt', 'd')).toBe('a\nb');
+    expect(await readText(async () => page({ finalNewline: true, crlf: true }), 'a.txt', 'd')).toBe('a\r\nb\r\n');
+    expect(await readText(async () => page({ finalNewline: false, crlf: true }), 'a.txt', 'd')).toBe('a\r\nb');
+  });
+
   it('answers an empty file as an empty string', async () => {
     expect(await readText(async () => ok('[empty file]'), 'e.txt', 'd')).toBe('');
   });

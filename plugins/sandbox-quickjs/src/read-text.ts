@@ -16,8 +16,9 @@ export type ApplyWithTaint = (name: string, args: unknown) => Promise<ApplyResul
 
 /**
  * A whole text file through read_file, page by page, with the line numbers taken off. read_file shows
- * lines without their ending, so the text comes back with `\n` line endings and a final newline; a line
- * read_file had to cut cannot be returned exactly, so it is refused rather than returned altered.
+ * lines without their ending; its `data` says whether the file ends in a newline and uses CRLF, so the
+ * text comes back as it is on disk (a file mixing endings comes back with `\n`). A line read_file had to
+ * cut cannot be returned exactly, so it is refused rather than returned altered.
  */
 export async function readText(apply: ApplyWithTaint, path: string, door: string): Promise<string> {
   const lines: string[] = [];
@@ -40,10 +41,16 @@ export async function readText(apply: ApplyWithTaint, path: string, door: string
       if (more) next = Number(more[1]);
     }
     if (result.truncated) throw unreadable(door, path, 'the kernel cut its answer');
-    if (next === undefined) return `${lines.join('\n')}\n`;
+    if (next === undefined) return rebuild(lines, result.data);
     start = next;
   }
   throw unreadable(door, path, `it took more than ${MAX_PAGES} pages`);
+}
+
+function rebuild(lines: readonly string[], data: unknown): string {
+  const layout = (typeof data === 'object' && data !== null ? data : {}) as { finalNewline?: unknown; crlf?: unknown };
+  const eol = layout.crlf === true ? '\r\n' : '\n';
+  return lines.join(eol) + (layout.finalNewline === false ? '' : eol);
 }
 
 function unreadable(door: string, path: string, why: string) {

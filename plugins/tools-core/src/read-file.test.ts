@@ -15,12 +15,20 @@ describe('read_file', () => {
     expect(result.content).toBe('     1\talpha\n     2\t\tbeta');
   });
 
+  it('says in its data what the numbered lines cannot show: a missing final newline, CRLF endings', async () => {
+    const ws = tempDir();
+    writeTree(ws, { 'bare.txt': 'a\nb', 'dos.txt': 'a\r\nb\r\n', 'mixed.txt': 'a\r\nb\n' });
+    expect((await call(readFileTool, { path: 'bare.txt' }, callContext(ws))).data).toMatchObject({ finalNewline: false, crlf: false });
+    expect((await call(readFileTool, { path: 'dos.txt' }, callContext(ws))).data).toMatchObject({ finalNewline: true, crlf: true });
+    expect((await call(readFileTool, { path: 'mixed.txt' }, callContext(ws))).data).toMatchObject({ finalNewline: true, crlf: false });
+  });
+
   it('shows an inclusive 1-based range', async () => {
     const ws = tempDir();
     writeTree(ws, { 'a.txt': numbered(30) });
     const result = await call(readFileTool, { path: 'a.txt', start_line: 12, end_line: 14 }, callContext(ws));
     expect(result.content).toBe([numberLine(12, 'line 12'), numberLine(13, 'line 13'), numberLine(14, 'line 14')].join('\n'));
-    expect(result.data).toEqual({ path: 'a.txt', startLine: 12, endLine: 14, totalLines: 30 });
+    expect(result.data).toEqual({ path: 'a.txt', startLine: 12, endLine: 14, totalLines: 30, finalNewline: true, crlf: false });
   });
 
   it('clamps an end_line past the end of the file', async () => {

@@ -41,8 +41,11 @@ export const readFileTool = definePrimitive({
   visibility: 'model',
   async handler(args, context) {
     const target = await resolveInWorkspace(context.workspace, args.path, 'read_file');
-    const lines = splitLines(await readTextFile(target, 'read_file'));
+    const text = await readTextFile(target, 'read_file');
+    const lines = splitLines(text);
     if (lines.length === 0) return { content: '[empty file]', data: { path: target.display, totalLines: 0 } };
+    // What the numbered lines do not show, so a host caller (a sandbox's readFile) can rebuild the text exactly.
+    const layout = { finalNewline: text.endsWith('\n'), crlf: !/(^|[^\r])\n/.test(text) && text.includes('\r\n') };
     const start = args.start_line ?? 1;
     const end = lastLine(args, start, lines.length);
     const numbered = lines.slice(start - 1, end).map((text, index) => numberLine(start + index, text));
@@ -58,7 +61,7 @@ export const readFileTool = definePrimitive({
     }
     return {
       content: body.join('\n'),
-      data: { path: target.display, startLine: start, endLine: shownEnd, totalLines: lines.length },
+      data: { path: target.display, startLine: start, endLine: shownEnd, totalLines: lines.length, ...layout },
     };
   },
 });

@@ -1,0 +1,96 @@
+import type { CliCommand } from '@nodwyn/plugin-api';
+import type { TestKernel } from '@nodwyn/testing';
+import { Readable } from 'node:stream';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Registry } from '../src/index.js';
+import { SLUGIFY, SLUGIFY_V2, startCapabilityKernel } from './kernel.js';
+
+const kernels: TestKernel[] = [];
+afterEach(async () => {
+  for (const k of kernels.splice(0)) await k.stop();
+});
+
+async function withTwoVersions(): Promise<TestKernel> {
+  const k = await startCapabilityKernel();
+  kernels.push(k);
+  expect((await k.apply('register_capability', SLUGIFY)).ok).toBe(true);
+  expect((await k.apply('register_capability', SLUGIFY_V2)).ok).toBe(true);
+  return k;
+}
+
+async function capability(k: TestKernel, args: string[], options: Record<string, unknown> = {}) {
+  const command = k.kernel.commands.get('capability').item as CliCommand;
+  let stdout = '';
+  let stderr = '';
+  const code = await command.run({
+    args,
+    options,
+    io: { stdin: Readable.from([]), write: (t) => void (stdout += t), error: (t) => void (stderr += t), interactive: false },
+  });
+  return { code, stdout, stderr };
+}
+
+describe('nodwyn capability', () => {
+  it('lists, shows a version with its code, and prints the history with the current one marked', async () => {
+    const k = await withTwoVersions();
+    const list = await capability(k, ['list']);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toMatch(/^NAME\s+VERSION\s+STATUS\s+RUNNER\s+GRANTS\s+DESCRIPTION\nslugify\s+v2\s+active\s+quickjs\s+none\s+Turns text into a lowercase slug joined/);
+    const shown = await capability(k, ['show', 'slugify'], { version: '1' });
+    expect(shown.stdout).toContain('slugify v1: active');
+    expect(shown.stdout).toContain(SLUGIFY.code);
+    expect((await capability(k, ['show', 'slugify'])).stdout).toContain('slugify v2 (current): active');
+    const json = JSON.parse((await capability(k, ['history', 'slugify'], { json: true })).stdout) as { version: number; current: boolean; code?: string }[];
+    expect(json.map((v) => [v.version, v.current])).toEqual([[1, false], [2, true]]);
+    expect(json[0]!.code).toBeUndefined();
+    expect((await capability(k, ['history', 'slugify'])).stdout).toMatch(/\* v2\s+active/);
+  });
+
+  it('rolls back, disables and removes as logged changes; a disabled capability neither runs nor is offered', async () => {
+    const k = await withTwoVersions();
+    expect(await capability(k, ['rollback', 'slugify'], { to: '1' })).toMatchObject({ code: 0, stdout: 'slugify: version 1 is current (active).\n' });
+    expect(await k.apply('slugify', { text: 'A B' })).toMatchObject({ ok: true, content: 'a-b' });
+
+    expect((await capability(k, ['disable', 'slugify'])).stdout).toMatch(/disabled as version 3/);
+    expect(await k.apply('execute_capability', { name: 'slugify', args: { text: 'x' } })).toMatchObject({ ok: false, envelope: { code: 'CAPABILITY_DISABLED' } });
+    expect(await k.apply('slugify', { text: 'x' })).toMatchObject({ ok: false, envelope: { code: 'TOOL_UNKNOWN' } });
+    expect(k.kernel.primitives.list().map((p) => p.name)).not.toContain('slugify');
+    const disabled = new Registry(k.kernel.log.store('@nodwyn/plugin-capabilities')).version('slugify', 3)!;
+    expect(disabled).toMatchObject({ status: 'disabled', author: 'person', note: 'disabled by a person', code: SLUGIFY.code });
+
+    expect((await capability(k, ['rollback', 'slugify'], { to: '2' })).code).toBe(0);
+    expect(await k.apply('slugify', { text: 'A B' })).toMatchObject({ ok: true, content: 'a_b' });
+    expect((await capability(k, ['rm', 'slugify'])).stdout).toMatch(/removed as version 4/);
+    expect(await k.apply('execute_capability', { name: 'slugify', args: { text: 'x' } })).toMatchObject({ ok: false, envelope: { code: 'CAPABILITY_DISABLED' } });
+
+    // Sessions list the most recently written first; each command logged in a session of its own.
+    const logged = k.kernel.sessions.list().reverse().flatMap((s) => k.events(s.id)).filter((e) => e.type.startsWith('capability.'));
+    expect(logged.map((e) => `${e.type} v${String(e.payload.version)}`)).toEqual([
+      'capability.admitted v1',
+      'capability.admitted v2',
+      'capability.rolled_back v1',
+      'capability.disabled v3',
+      'capability.rolled_back v2',
+      'capability.removed v4',
+    ]);
+  });
+
+  it('tests the current version\'s examples again through the guard, in a session of its own', async () => {
+    const k = await withTwoVersions();
+    const result = await capability(k, ['test', 'slugify']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^ok    example 1\nslugify v2: 1 of 1 examples passed \(session .+\)\.\n$/);
+    const session = /session (.+)\)/.exec(result.stdout)![1]!;
+    expect(k.events(session).map((e) => e.type)).toEqual(['session.created', 'tool.completed']);
+  });
+
+  it('answers usage mistakes with exit 2 and unknown names with an envelope', async () => {
+    const k = await withTwoVersions();
+    expect(await capability(k, [])).toMatchObject({ code: 2, stderr: expect.stringMatching(/name an action/) });
+    expect(await capability(k, ['frobnicate', 'x'])).toMatchObject({ code: 2 });
+    expect(await capability(k, ['rollback', 'slugify'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/--to N/) });
+    expect(await capability(k, ['show', 'slugify'], { version: '9' })).toMatchObject({ code: 2, stderr: expect.stringMatching(/versions 1 to 2/) });
+    await expect(capability(k, ['history', 'nope'])).rejects.toMatchObject({ envelope: { code: 'CAPABILITY_NOT_FOUND' } });
+    await expect(capability(k, ['rollback', 'slugify'], { to: '7' })).rejects.toMatchObject({ envelope: { code: 'CAPABILITY_VERSION_NOT_FOUND' } });
+  });
+});

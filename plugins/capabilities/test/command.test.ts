@@ -63,11 +63,18 @@ describe('nodwyn capability', () => {
     expect((await capability(k, ['rm', 'slugify'])).stdout).toMatch(/removed as version 4/);
     expect(await k.apply('execute_capability', { name: 'slugify', args: { text: 'x' } })).toMatchObject({ ok: false, envelope: { code: 'CAPABILITY_DISABLED' } });
 
-    // Sessions list the most recently written first; each command logged in a session of its own.
-    const logged = k.kernel.sessions.list().reverse().flatMap((s) => k.events(s.id)).filter((e) => e.type.startsWith('capability.'));
-    expect(logged.map((e) => `${e.type} v${String(e.payload.version)}`)).toEqual([
-      'capability.admitted v1',
-      'capability.admitted v2',
+    const changes = (events: ReturnType<TestKernel['events']>) => events.filter((e) => e.type.startsWith('capability.')).map((e) => `${e.type} v${String(e.payload.version)}`);
+    // The model's admissions are logged in its session; each of the person's commands in a session of its
+    // own (sessions list the most recently written first).
+    expect(changes(k.events('test'))).toEqual(['capability.admitted v1', 'capability.admitted v2']);
+    const commands = k.kernel.sessions.list().filter((s) => s.id !== 'test').reverse();
+    expect(commands.map((s) => s.title)).toEqual([
+      '@nodwyn/plugin-capabilities: capability rollback slugify --to 1',
+      '@nodwyn/plugin-capabilities: capability disable slugify',
+      '@nodwyn/plugin-capabilities: capability rollback slugify --to 2',
+      '@nodwyn/plugin-capabilities: capability rm slugify',
+    ]);
+    expect(commands.flatMap((s) => changes(k.events(s.id)))).toEqual([
       'capability.rolled_back v1',
       'capability.disabled v3',
       'capability.rolled_back v2',

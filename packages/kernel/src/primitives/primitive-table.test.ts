@@ -55,5 +55,11 @@ describe('PrimitiveTable', () => {
     expect(table.get('Bad-Name')).toBeUndefined();
     expect(table.list().map((p) => `${p.name}:${p.owner}`)).toEqual(['read_file:core', 'word_count:caps']);
     expect(() => table.addSource('other', { name: 'caps', get: () => undefined, list: () => [] })).toThrow(/already added/);
+    const broken = () => {
+      throw new Error('source failed');
+    };
+    table.addSource('other', { name: 'broken', get: broken, list: broken });
+    expect(table.get('anything')).toBeUndefined();
+    expect(table.list().map((p) => p.name)).toEqual(['read_file', 'word_count']);
   });
 });

@@ -58,7 +58,8 @@ export class PrimitiveTable {
 
   /**
    * Adds a source whose entries come and go (see `PrimitiveSource`). Its entries are checked like
-   * registrations; one that fails the checks, or whose name a registered primitive holds, is left out.
+   * registrations; one that fails the checks, or whose name a registered primitive holds, is left out,
+   * and so is everything of a source that throws.
    */
   addSource(owner: string, source: PrimitiveSource): void {
     if (this.#sources.some((s) => s.source.name === source.name)) {
@@ -79,7 +80,7 @@ export class PrimitiveTable {
     const registered = this.#entries.get(name);
     if (registered) return registered;
     for (const { owner, source } of this.#sources) {
-      const found = this.#fromSource(owner, source.get(name));
+      const found = this.#fromSource(owner, ask(() => source.get(name)));
       if (found?.name === name) return found;
     }
     return undefined;
@@ -89,7 +90,7 @@ export class PrimitiveTable {
   list(): PrimitiveInfo[] {
     const all = new Map(this.#entries);
     for (const { owner, source } of this.#sources) {
-      for (const definition of source.list()) {
+      for (const definition of ask(() => source.list()) ?? []) {
         const found = this.#fromSource(owner, definition);
         if (found && !all.has(found.name)) all.set(found.name, found);
       }
@@ -121,6 +122,15 @@ export class PrimitiveTable {
     }
     this.#sourced.set(definition, built);
     return built ?? undefined;
+  }
+}
+
+/** A source that throws has nothing to offer: one broken source must not break every lookup and listing. */
+function ask<T>(fn: () => T): T | undefined {
+  try {
+    return fn();
+  } catch {
+    return undefined;
   }
 }
 

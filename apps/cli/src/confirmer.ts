@@ -1,8 +1,11 @@
 import type { Confirmer } from '@nodwyn/plugin-api';
 import { createInterface } from 'node:readline/promises';
 
-/** `--yes`: every confirmation is granted, as the person said up front. */
-export const grantAll: Confirmer = { confirm: async () => true };
+/**
+ * `--yes`: every confirmation is granted, as the person said up front, except security questions (a
+ * secret or tainted value leaving for an unbound destination), which the guard never puts to a blanket grant.
+ */
+export const grantAll: Confirmer = { blanket: true, confirm: async () => true };
 
 /** True when a person is at the terminal to answer (stdin to read from, stderr to ask on). */
 export function canAsk(): boolean {

@@ -33,7 +33,11 @@ export interface GuardCall {
 export type Verdict =
   | { readonly kind: 'allow' }
   | { readonly kind: 'deny'; readonly envelope: Envelope }
-  | { readonly kind: 'confirm'; readonly reason: string; readonly otherwise?: Envelope };
+  /**
+   * `security`: a secret or tainted value would leave for a place no binding names. Only a person at a
+   * front end may answer it; a blanket grant (`--yes`) declines it.
+   */
+  | { readonly kind: 'confirm'; readonly reason: string; readonly otherwise?: Envelope; readonly security?: boolean };
 
 /** A stage that may stop a call before it runs. A stage that throws denies. */
 export interface CheckStage {
@@ -67,7 +71,23 @@ export interface LogStage {
 /** Any guard stage a plugin can add. */
 export type GuardStage = CheckStage | IngressStage | LogStage;
 
-/** Answers confirmation requests: a front end asks the person; `--yes` grants all. */
+/** What a confirmer is asked. `security` marks a question only a person may answer (see `Verdict`). */
+export interface ConfirmationRequest {
+  readonly session: string;
+  readonly callId: string;
+  readonly name: string;
+  readonly tier: Tier;
+  readonly reason: string;
+  readonly args: unknown;
+  readonly security?: boolean;
+}
+
+/** Answers confirmation requests: a front end asks the person; `--yes` grants all but security questions. */
 export interface Confirmer {
-  confirm(request: { session: string; callId: string; name: string; tier: Tier; reason: string; args: unknown }): Promise<boolean>;
+  /**
+   * True for a grant given up front without a person looking (`--yes`). The guard never asks it a
+   * `security` question: such a call is handled as if nobody were there.
+   */
+  readonly blanket?: boolean;
+  confirm(request: ConfirmationRequest): Promise<boolean>;
 }

@@ -101,7 +101,8 @@ function verdictOf(decisions: readonly Decision[]): Verdict {
   if (deny?.envelope) return { kind: 'deny', envelope: deny.envelope };
   const confirms = decisions.filter((d) => d.decision === 'confirm');
   if (confirms.length === 0) return ALLOW;
-  return { kind: 'confirm', reason: [...new Set(confirms.map((d) => d.reason))].join('; '), ...(confirms[0]!.envelope ? { otherwise: confirms[0]!.envelope } : {}) };
+  // Every decision here is about a secret (a handle or a tainted value): only a person may let it go.
+  return { kind: 'confirm', security: true, reason: [...new Set(confirms.map((d) => d.reason))].join('; '), ...(confirms[0]!.envelope ? { otherwise: confirms[0]!.envelope } : {}) };
 }
 
 function eventOf(decision: Decision, callId: string): Record<string, unknown> {

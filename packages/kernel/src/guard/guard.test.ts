@@ -141,6 +141,24 @@ describe('Guard.apply', () => {
     expect(seen[0]).toEqual([{ method: 'GET', url: 'https://example.org/x', positions: [] }]);
   });
 
+  it('never puts a security question to a blanket grant (--yes): it is handled as if nobody were there', async () => {
+    kernel = memoryKernel();
+    kernel.primitives.register('t', { ...echo, name: 'fetch_url', egress: true, egressTargets: (a: { text: string }) => [{ method: 'GET', url: a.text, positions: [] }] } as never);
+    const unbound = envelope({ category: 'PERMISSION_DENIED', code: 'GUARD_EGRESS_UNBOUND', remediation: 'bind it' });
+    kernel.stages.add('egress', { name: 'bindings', slot: 'egress', check: (call) => (call.name === 'fetch_url' ? { kind: 'confirm', reason: 'a secret would go to example.org', otherwise: unbound, security: true } : { kind: 'allow' }) });
+    const asked: unknown[] = [];
+    const yes = { blanket: true, confirm: async (request: unknown) => (asked.push(request), true) };
+    const blanket = await kernel.apply({ session: 's', name: 'fetch_url', args: { text: 'https://example.org/x' }, origin: 'model', confirmer: yes });
+    expect(blanket.ok ? undefined : blanket.envelope.code).toBe('GUARD_EGRESS_UNBOUND');
+    expect(asked).toEqual([]);
+    const person = { confirm: async (request: unknown) => (asked.push(request), true) };
+    expect((await kernel.apply({ session: 's', name: 'fetch_url', args: { text: 'https://example.org/x' }, origin: 'model', confirmer: person })).ok).toBe(true);
+    expect(asked).toMatchObject([{ name: 'fetch_url', security: true }]);
+    // Other confirmations still take --yes.
+    kernel.primitives.register('t', { ...echo, name: 'wipe', tier: 'destructive' });
+    expect((await kernel.apply({ session: 's', name: 'wipe', args: { text: 'x' }, origin: 'model', confirmer: yes })).ok).toBe(true);
+  });
+
   it('passes taint to the handler and on to nested calls as a sorted union', async () => {
     kernel = memoryKernel();
     const inner: (readonly string[])[] = [];

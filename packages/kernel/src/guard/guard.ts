@@ -198,8 +198,10 @@ export class Guard {
   async #checkSlot(slot: (typeof CHECK_SLOTS)[number], call: GuardCall, request: ApplyRequest): Promise<void> {
     const reasons: string[] = [];
     let otherwise: Envelope | undefined;
+    let security = false;
     const note = (verdict: Verdict, name: string, owner: string): void => {
       collect(verdict, slot, name, owner, reasons);
+      if (verdict.kind === 'confirm' && verdict.security === true) security = true;
       if (verdict.kind === 'confirm' && verdict.otherwise && !otherwise) otherwise = { ...verdict.otherwise, plugin: verdict.otherwise.plugin ?? owner };
     };
     if (slot === 'policy') note(tierVerdict(call), 'tier', 'kernel');
@@ -215,7 +217,7 @@ export class Guard {
       note(verdict, stage.name, owner);
     }
     if (reasons.length === 0) return;
-    const granted = await askConfirmation(call, reasons, request.confirmer, otherwise);
+    const granted = await askConfirmation(call, reasons, request.confirmer, otherwise, security);
     this.#log(request, call.id, 'confirmation.decided', { granted: granted.ok, by: granted.by });
     if (!granted.ok) throw new Denied(slot, granted.envelope);
   }

@@ -32,9 +32,11 @@ export async function askConfirmation(
   reasons: readonly string[],
   confirmer: Confirmer | undefined,
   otherwise?: Envelope,
+  security = false,
 ): Promise<{ ok: true; by: string } | { ok: false; by: string; envelope: Envelope }> {
   const reason = reasons.join('; ');
-  if (!confirmer) {
+  // A blanket grant (--yes) was given without seeing this call; a secret leaving needs someone who does.
+  if (!confirmer || (security && confirmer.blanket === true)) {
     return {
       ok: false,
       by: 'nobody',
@@ -42,13 +44,15 @@ export async function askConfirmation(
         category: 'CONFIRMATION_REQUIRED',
         code: KernelCodes.CONFIRMATION_REQUIRED,
         operation: call.name,
-        remediation: `${reason}, so it needs a person's confirmation and none was available. Use a read-only alternative, or ask the user to rerun with --yes or to allow this command in config.`,
+        remediation: security
+          ? `${reason}, so it needs a person's confirmation at a terminal; --yes does not give it. Ask the user to bind the secret to this destination (nodwyn bind add) or to run interactively.`
+          : `${reason}, so it needs a person's confirmation and none was available. Use a read-only alternative, or ask the user to rerun with --yes or to allow this command in config.`,
       }),
     };
   }
   let granted = false;
   try {
-    granted = await confirmer.confirm({ session: call.session, callId: call.id, name: call.name, tier: call.tier, reason, args: call.args });
+    granted = await confirmer.confirm({ session: call.session, callId: call.id, name: call.name, tier: call.tier, reason, args: call.args, ...(security ? { security } : {}) });
   } catch {
     granted = false;
   }

@@ -33,7 +33,7 @@ export interface CapabilityVersion extends CapabilityContent {
   readonly status: CapabilityStatus;
   /** The code with its types stripped, as the sandbox runs it. */
   readonly compiled: string;
-  /** sha256 of the canonical JSON of the content. */
+  /** sha256 of the canonical JSON of the content and the compiled code. */
   readonly hash: string;
   /** The model that wrote it (`provider/model`), or `person`. */
   readonly author: string;
@@ -50,10 +50,13 @@ export interface CapabilityHead {
   readonly latest: number;
 }
 
-/** The content hash that identifies a capability version's content. */
-export function contentHash(content: CapabilityContent): string {
-  const { name, description, input_schema, code, grants, runner, examples } = content;
-  const text = canonicalize({ name, description, input_schema, code, grants: normalGrants(grants), runner, examples }) ?? '';
+/**
+ * The hash that identifies a version: its content and the compiled code the sandbox runs, so neither
+ * can be edited in the database without the version failing its check.
+ */
+export function contentHash(content: CapabilityContent & { readonly compiled: string }): string {
+  const { name, description, input_schema, code, compiled, grants, runner, examples } = content;
+  const text = canonicalize({ name, description, input_schema, code, compiled, grants: normalGrants(grants), runner, examples }) ?? '';
   return createHash('sha256').update(text).digest('hex');
 }
 

@@ -73,7 +73,8 @@ export class Capabilities {
     return this.deps.registry.head(name) === undefined;
   }
 
-  async register(args: RegisterArgs, call: PrimitiveCallContext): Promise<ToolResult> {
+  /** Admits a version; `author` is the model of the session unless a person made it (`nodwyn capability edit`). */
+  async register(args: RegisterArgs, call: PrimitiveCallContext, author?: string): Promise<ToolResult> {
     const content = this.#content(args);
     this.#checkName(content.name);
     this.#checkLimits(content);
@@ -85,7 +86,7 @@ export class Capabilities {
     const failure = outcomes.find((o) => !o.ok);
     if (failure && !failure.ok) throw new EnvelopeError(failure.envelope);
     const stored = this.deps.registry.admit(
-      { ...content, status: 'active', compiled, author: this.deps.author(call.session), session: call.session },
+      { ...content, status: 'active', compiled, author: author ?? this.deps.author(call.session), session: call.session },
       (type, payload) => this.deps.append(call.session, type, payload),
       (registry) => this.#checkCount(registry, content.name),
     );

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { CliCommand, CommandIO, PluginContext } from '@nodwyn/plugin-api';
 import { describeGrants, type CapabilityVersion } from './capability.js';
 import type { ExampleOutcome } from './examples.js';
@@ -11,11 +13,12 @@ const USAGE = [
   '       nodwyn capability disable NAME',
   '       nodwyn capability rm NAME',
   '       nodwyn capability test NAME',
+  '       nodwyn capability edit NAME [--code FILE.ts] [--description TEXT] [--examples FILE.json]',
 ].join('\n');
 const EXIT_OK = 0;
 const EXIT_FAILED = 1;
 const EXIT_USAGE = 2;
-const ACTIONS = ['list', 'show', 'history', 'rollback', 'disable', 'rm', 'test'] as const;
+const ACTIONS = ['list', 'show', 'history', 'rollback', 'disable', 'rm', 'test', 'edit'] as const;
 
 type Options = Readonly<Record<string, unknown>>;
 
@@ -30,12 +33,15 @@ export function capabilityCommand(ctx: Pick<PluginContext, 'calls' | 'events'>, 
   };
   return {
     name: 'capability',
-    description: 'Inspect and control the capabilities models registered: list, show NAME, history NAME, rollback NAME --to N, disable NAME, rm NAME, test NAME.',
+    description: 'Inspect and control the capabilities models registered: list, show NAME, history NAME, rollback NAME --to N, disable NAME, rm NAME, test NAME, edit NAME.',
     arguments: ['action', 'name...'],
     options: [
       { flags: '--version <n>', description: 'show: that version instead of the current one' },
       { flags: '--to <n>', description: 'rollback: the version to make current' },
       { flags: '--json', description: 'list, show, history: print JSON' },
+      { flags: '--code <file>', description: 'edit: new TypeScript code from this file' },
+      { flags: '--description <text>', description: 'edit: a new description' },
+      { flags: '--examples <file>', description: 'edit: new examples, a JSON array of { args, expect | check }' },
     ],
     async run({ args, options, io }) {
       const [action, ...names] = args;
@@ -68,6 +74,8 @@ export function capabilityCommand(ctx: Pick<PluginContext, 'calls' | 'events'>, 
         }
         case 'test':
           return test(ctx, name, io);
+        case 'edit':
+          return edit(ctx, registry, name, options, io);
       }
     },
   };
@@ -81,6 +89,7 @@ function usageProblem(action: string | undefined, names: readonly string[], opti
   const positive = (value: unknown) => typeof value === 'string' && /^[1-9][0-9]{0,8}$/.test(value);
   if (action === 'rollback' && !positive(options.to)) return 'rollback needs --to N, a version number';
   if (action === 'show' && options.version !== undefined && !positive(options.version)) return '--version takes a version number';
+  if (action === 'edit' && options.code === undefined && options.description === undefined && options.examples === undefined) return 'edit needs --code, --description or --examples';
   return undefined;
 }
 
@@ -167,6 +176,60 @@ async function test(ctx: Pick<PluginContext, 'calls'>, name: string, io: Command
   const passed = outcomes.filter((o) => o.ok).length;
   io.write(`${name} v${version}: ${passed} of ${outcomes.length} examples passed (session ${session}).\n`);
   return passed === outcomes.length ? EXIT_OK : EXIT_FAILED;
+}
+
+/**
+ * A person's edit: the current version with the given parts replaced, admitted through the same gate as
+ * the model's registrations (type stripping, the examples in the sandbox) as a new version by "person".
+ * The files are read once, here; nothing runs from them later. Grants and runner stay as they were.
+ */
+async function edit(ctx: Pick<PluginContext, 'calls'>, registry: Registry, name: string, options: Options, io: CommandIO): Promise<number> {
+  const current = registry.current(name);
+  if (!current) throw notFound(name);
+  const read = (flag: string): string | undefined => {
+    const file = options[flag];
+    if (typeof file !== 'string') return undefined;
+    try {
+      return readFileSync(resolve(file), 'utf8');
+    } catch (error) {
+      throw new Error(`--${flag} ${file}: ${(error as Error).message}`);
+    }
+  };
+  let code: string | undefined;
+  let examplesText: string | undefined;
+  try {
+    code = read('code');
+    examplesText = read('examples');
+  } catch (error) {
+    io.error(`nodwyn capability edit: ${(error as Error).message}\n`);
+    return EXIT_USAGE;
+  }
+  let examples: unknown = current.examples;
+  if (examplesText !== undefined) {
+    try {
+      examples = JSON.parse(examplesText);
+    } catch (error) {
+      io.error(`nodwyn capability edit: --examples is not JSON: ${(error as Error).message}\n`);
+      return EXIT_USAGE;
+    }
+  }
+  const args = {
+    name,
+    description: typeof options.description === 'string' ? options.description : current.description,
+    input_schema: current.input_schema,
+    code: code ?? current.code,
+    grants: current.grants,
+    runner: current.runner,
+    examples,
+  };
+  const session = ctx.calls.session(`capability edit ${name}`);
+  const result = await ctx.calls.apply({ session, name: 'capability.edit', args });
+  if (!result.ok) {
+    io.error(`nodwyn capability edit: ${result.envelope.code ?? result.envelope.category}: ${result.envelope.remediation}\n`);
+    return EXIT_FAILED;
+  }
+  io.write(`${result.content}\n`);
+  return EXIT_OK;
 }
 
 function oneLine(text: string): string {

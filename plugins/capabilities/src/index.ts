@@ -24,6 +24,7 @@ export const capabilitiesPlugin = definePlugin({
       'primitive:list_capabilities',
       'primitive:register_capability',
       'primitive:execute_capability',
+      'primitive:capability.edit',
       'primitive:capability.test',
       'primitive-source:capabilities',
       'guard-stage:capability-registration',

@@ -77,6 +77,15 @@ export function capabilityTools(capabilities: Capabilities, config: CapabilityCo
       handler: (args, call) => capabilities.execute(args.name, args.args, call),
     }),
     definePrimitive({
+      name: 'capability.edit',
+      description: 'A person\'s edit of a capability: admitted through the same gate as register_capability, as a new version by "person".',
+      input: RegisterSchema,
+      tier: 'mutate',
+      visibility: 'host',
+      timeoutMs: config.maxExamples * 2 * config.exampleTimeoutMs + 30_000,
+      handler: (args, call) => capabilities.register(args, call, 'person'),
+    }),
+    definePrimitive({
       name: 'capability.test',
       description: 'Runs the examples of a capability\'s current version again and reports each.',
       input: z.object({ name: NAME }).strict(),

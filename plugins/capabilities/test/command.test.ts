@@ -1,5 +1,8 @@
 import type { CliCommand } from '@nodwyn/plugin-api';
 import type { TestKernel } from '@nodwyn/testing';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Registry } from '../src/index.js';
@@ -89,6 +92,27 @@ describe('nodwyn capability', () => {
     expect(result.stdout).toMatch(/^ok    example 1\nslugify v2: 1 of 1 examples passed \(session .+\)\.\n$/);
     const session = /session (.+)\)/.exec(result.stdout)![1]!;
     expect(k.events(session).map((e) => e.type)).toEqual(['session.created', 'tool.completed']);
+  });
+
+  it('admits a person\'s edit through the same gate, as a new version by "person"; a failing edit changes nothing', async () => {
+    const k = await withTwoVersions();
+    const dir = mkdtempSync(join(tmpdir(), 'nodwyn-edit-'));
+    try {
+      writeFileSync(join(dir, 'good.ts'), "export default (a: { text: string }) => a.text.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean).join('_');");
+      writeFileSync(join(dir, 'bad.ts'), "export default (a: { text: string }) => a.text;");
+      const edited = await capability(k, ['edit', 'slugify'], { code: join(dir, 'good.ts'), description: 'Edited by hand.' });
+      expect(edited.code).toBe(0);
+      expect(edited.stdout).toMatch(/Admitted capability slugify version 3 replaces version 2/);
+      const registry = new Registry(k.kernel.log.store('@nodwyn/plugin-capabilities'));
+      expect(registry.current('slugify')).toMatchObject({ version: 3, author: 'person', description: 'Edited by hand.' });
+      const bad = await capability(k, ['edit', 'slugify'], { code: join(dir, 'bad.ts') });
+      expect(bad).toMatchObject({ code: 1, stderr: expect.stringMatching(/CAPABILITY_EXAMPLE_FAILED/) });
+      expect(registry.head('slugify')).toEqual({ current: 3, latest: 3 });
+      expect(await capability(k, ['edit', 'slugify'], { code: join(dir, 'missing.ts') })).toMatchObject({ code: 2, stderr: expect.stringMatching(/--code .*missing\.ts/) });
+      expect(await capability(k, ['edit', 'slugify'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/--code, --description or --examples/) });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('answers usage mistakes with exit 2 and unknown names with an envelope', async () => {

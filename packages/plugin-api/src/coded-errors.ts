@@ -16,8 +16,14 @@ export interface CodedErrors<Code extends string> {
  * Binds a plugin's table of codes (code → the one category it always travels under) to envelope
  * builders, so a code can never be raised under two categories by two different paths.
  */
-export function codedErrors<const Table extends Record<string, Category>>(plugin: string, table: Table): CodedErrors<keyof Table & string> {
-  const build = (code: keyof Table & string, init: CodedInit): Envelope => envelope({ ...init, code, category: table[code] as Category, plugin });
+export function codedErrors<const Table extends Record<string, Category>>(
+  plugin: string,
+  table: Table,
+  /** Fields every envelope starts from (an `operation`), which a caller's fields override. */
+  defaults: Partial<CodedInit> = {},
+): CodedErrors<keyof Table & string> {
+  const build = (code: keyof Table & string, init: CodedInit): Envelope =>
+    envelope({ ...defaults, ...init, code, category: table[code] as Category, plugin } as EnvelopeInit);
   return {
     envelope: build,
     error: (code, init, cause) => new EnvelopeError(build(code, init), cause === undefined ? undefined : { cause }),

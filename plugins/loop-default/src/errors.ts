@@ -1,4 +1,4 @@
-import { EnvelopeError, type Category, type EnvelopeInit } from '@nodwyn/plugin-api';
+import { codedErrors, EnvelopeError, type Category } from '@nodwyn/plugin-api';
 
 /** The package name, stamped on every envelope this plugin raises. */
 export const PLUGIN_NAME = '@nodwyn/plugin-loop-default';
@@ -15,6 +15,4 @@ export const LoopErrorCode = {
 export type LoopErrorCode = keyof typeof LoopErrorCode;
 
 /** Builds the envelope error for `code`, with its category and this plugin filled in. */
-export function loopError(code: LoopErrorCode, init: Omit<EnvelopeInit, 'category' | 'code' | 'plugin'>): EnvelopeError {
-  return new EnvelopeError({ ...init, code, category: LoopErrorCode[code], plugin: PLUGIN_NAME });
-}
+export const loopError = codedErrors(PLUGIN_NAME, LoopErrorCode).error;

@@ -1,4 +1,4 @@
-import { EnvelopeError, type Category, type EnvelopeInit } from '@nodwyn/plugin-api';
+import { codedErrors, EnvelopeError, type Category } from '@nodwyn/plugin-api';
 
 /** The package name, stamped on every envelope this plugin raises itself (the transport runtime stamps the provider id). */
 export const PLUGIN_NAME = '@nodwyn/plugin-provider-anthropic';
@@ -23,6 +23,4 @@ export const AnthropicErrorCode = {
 export type AnthropicErrorCode = keyof typeof AnthropicErrorCode;
 
 /** Builds the envelope error for `code`, with its category and this plugin filled in. */
-export function anthropicError(code: AnthropicErrorCode, init: Omit<EnvelopeInit, 'category' | 'code' | 'plugin'>, cause?: unknown): EnvelopeError {
-  return new EnvelopeError({ ...init, code, category: AnthropicErrorCode[code], plugin: PLUGIN_NAME }, cause === undefined ? undefined : { cause });
-}
+export const anthropicError = codedErrors(PLUGIN_NAME, AnthropicErrorCode).error;

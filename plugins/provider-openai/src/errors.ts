@@ -1,4 +1,4 @@
-import { EnvelopeError, type Category, type EnvelopeInit } from '@nodwyn/plugin-api';
+import { codedErrors, EnvelopeError, type Category } from '@nodwyn/plugin-api';
 
 /** The package name, stamped on every envelope this plugin raises itself (the transport runtime stamps the provider id). */
 export const PLUGIN_NAME = '@nodwyn/plugin-provider-openai';
@@ -22,6 +22,4 @@ export const OpenAiErrorCode = {
 export type OpenAiErrorCode = keyof typeof OpenAiErrorCode;
 
 /** Builds the envelope error for `code`, with its category and this plugin filled in. */
-export function openAiError(code: OpenAiErrorCode, init: Omit<EnvelopeInit, 'category' | 'code' | 'plugin'>, cause?: unknown): EnvelopeError {
-  return new EnvelopeError({ ...init, code, category: OpenAiErrorCode[code], plugin: PLUGIN_NAME }, cause === undefined ? undefined : { cause });
-}
+export const openAiError = codedErrors(PLUGIN_NAME, OpenAiErrorCode).error;

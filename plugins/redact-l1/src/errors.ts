@@ -1,4 +1,4 @@
-import { EnvelopeError, type Category, type EnvelopeInit } from '@nodwyn/plugin-api';
+import { codedErrors, EnvelopeError, type Category } from '@nodwyn/plugin-api';
 
 /** The package name, stamped on every envelope this plugin raises. */
 export const PLUGIN_NAME = '@nodwyn/plugin-redact-l1';
@@ -18,6 +18,4 @@ export const RedactErrorCode = {
 export type RedactErrorCode = keyof typeof RedactErrorCode;
 
 /** Builds the envelope error for `code`; `cause` keeps the foreign error it wraps. */
-export function redactError(code: RedactErrorCode, init: Omit<EnvelopeInit, 'category' | 'code' | 'plugin'>, cause?: unknown): EnvelopeError {
-  return new EnvelopeError({ ...init, code, category: RedactErrorCode[code], plugin: PLUGIN_NAME }, cause === undefined ? undefined : { cause });
-}
+export const redactError = codedErrors(PLUGIN_NAME, RedactErrorCode).error;

@@ -1,4 +1,4 @@
-import { envelope, EnvelopeError, type Category, type Envelope, type EnvelopeInit } from '@nodwyn/plugin-api';
+import { codedErrors, EnvelopeError, type Category, type Envelope, type EnvelopeInit } from '@nodwyn/plugin-api';
 
 /** The package name, stamped on every envelope this plugin raises. */
 export const PLUGIN_NAME = '@nodwyn/plugin-sandbox-deno';
@@ -73,15 +73,13 @@ export type SandboxDenoErrorCode = keyof typeof SandboxDenoErrorCode;
 /** What a caller states about a failure; the category, plugin and operation come from here. */
 export type SandboxDenoErrorInit = Omit<EnvelopeInit, 'category' | 'code' | 'plugin'>;
 
+const coded = codedErrors(PLUGIN_NAME, SandboxDenoErrorCode, { operation: OPERATION });
+
 /** The envelope for `code`, with its category, this plugin and the run operation filled in. */
-export function denoEnvelope(code: SandboxDenoErrorCode, init: SandboxDenoErrorInit): Envelope {
-  return envelope({ operation: OPERATION, ...init, code, category: SandboxDenoErrorCode[code], plugin: PLUGIN_NAME });
-}
+export const denoEnvelope = coded.envelope;
 
 /** Builds the envelope error for `code`; `cause` keeps the foreign error it wraps. */
-export function denoError(code: SandboxDenoErrorCode, init: SandboxDenoErrorInit, cause?: unknown): EnvelopeError {
-  return new EnvelopeError(denoEnvelope(code, init), cause === undefined ? undefined : { cause });
-}
+export const denoError = coded.error;
 
 /** True when `code` is one of this plugin's codes (the harness reports codes by name). */
 export function isSandboxDenoErrorCode(code: unknown): code is SandboxDenoErrorCode {

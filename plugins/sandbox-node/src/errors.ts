@@ -1,4 +1,4 @@
-import { envelope, EnvelopeError, type Category, type Envelope, type EnvelopeInit } from '@nodwyn/plugin-api';
+import { codedErrors, EnvelopeError, type Category, type Envelope, type EnvelopeInit } from '@nodwyn/plugin-api';
 
 /** The package name, stamped on every envelope this plugin raises. */
 export const PLUGIN_NAME = '@nodwyn/plugin-sandbox-node';
@@ -65,12 +65,10 @@ export type SandboxNodeErrorCode = keyof typeof SandboxNodeErrorCode;
 /** What a caller states about a failure; the category, plugin and operation come from here. */
 export type SandboxNodeErrorInit = Omit<EnvelopeInit, 'category' | 'code' | 'plugin'>;
 
+const coded = codedErrors(PLUGIN_NAME, SandboxNodeErrorCode, { operation: OPERATION });
+
 /** The envelope for `code`, with its category, this plugin and the run operation filled in. */
-export function nodeEnvelope(code: SandboxNodeErrorCode, init: SandboxNodeErrorInit): Envelope {
-  return envelope({ operation: OPERATION, ...init, code, category: SandboxNodeErrorCode[code], plugin: PLUGIN_NAME });
-}
+export const nodeEnvelope = coded.envelope;
 
 /** Builds the envelope error for `code`; `cause` keeps the foreign error it wraps. */
-export function nodeError(code: SandboxNodeErrorCode, init: SandboxNodeErrorInit, cause?: unknown): EnvelopeError {
-  return new EnvelopeError(nodeEnvelope(code, init), cause === undefined ? undefined : { cause });
-}
+export const nodeError = coded.error;

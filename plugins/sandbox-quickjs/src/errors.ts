@@ -1,4 +1,4 @@
-import { EnvelopeError, envelope, type Category, type Envelope, type EnvelopeInit } from '@nodwyn/plugin-api';
+import { codedErrors, EnvelopeError, type Category, type Envelope, type EnvelopeInit } from '@nodwyn/plugin-api';
 
 /** The package name, stamped on every envelope this plugin raises. */
 export const PLUGIN_NAME = '@nodwyn/plugin-sandbox-quickjs';
@@ -54,12 +54,10 @@ export type SandboxErrorCode = keyof typeof SandboxErrorCode;
 /** What a caller states about a failure; the category and plugin come from the code. */
 export type SandboxErrorInit = Omit<EnvelopeInit, 'category' | 'code' | 'plugin'>;
 
+const coded = codedErrors(PLUGIN_NAME, SandboxErrorCode);
+
 /** The envelope for `code`, with its category and this plugin filled in. */
-export function sandboxEnvelope(code: SandboxErrorCode, init: SandboxErrorInit): Envelope {
-  return envelope({ ...init, code, category: SandboxErrorCode[code], plugin: PLUGIN_NAME });
-}
+export const sandboxEnvelope = coded.envelope;
 
 /** Builds the envelope error for `code`; `cause` keeps the foreign error it wraps. */
-export function sandboxError(code: SandboxErrorCode, init: SandboxErrorInit, cause?: unknown): EnvelopeError {
-  return new EnvelopeError(sandboxEnvelope(code, init), cause === undefined ? undefined : { cause });
-}
+export const sandboxError = coded.error;

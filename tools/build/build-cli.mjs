@@ -1,7 +1,13 @@
 #!/usr/bin/env node
 // Bundles the `nodwyn` command from source into apps/cli/dist. One bundle with lazily loaded chunks keeps
 // cold start low: `nodwyn --version` loads only the entry chunk, a run loads the kernel and plugins.
-// better-sqlite3 stays external because it is a native addon.
+// Three dependencies stay external, installed next to the bundle (apps/cli/package.json lists them):
+// - better-sqlite3, a native addon;
+// - esbuild (capabilities strip types with it): its JavaScript API finds the native binary it spawns
+//   from its own file (`__filename`), which a bundled ESM copy does not have (registration then fails);
+// - @jitl/quickjs-wasmfile-release-sync (the default sandbox's engine): sandbox-quickjs reads the .wasm
+//   from that package at run time, and the Emscripten glue must come from the very same build as the
+//   .wasm (its imports and exports are minified per build), so both are loaded from the one installed copy.
 import { build } from 'esbuild';
 import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -36,7 +42,7 @@ await build({
   platform: 'node',
   target: 'node20',
   conditions: ['@nodwyn/source'],
-  external: ['better-sqlite3'],
+  external: ['better-sqlite3', 'esbuild', '@jitl/quickjs-wasmfile-release-sync'],
   outExtension: { '.js': '.mjs' },
   chunkNames: 'chunks/[name]-[hash]',
   sourcemap: 'linked',

@@ -17,6 +17,42 @@ export function defaultDistribution(config: Config, resolveFrom: string): Distri
     { package: '@nodwyn/plugin-egress', range: '^0.1.0', load: async () => (await import('@nodwyn/plugin-egress')).egressPlugin },
     // Required too: a broken [judge] section must stop the run, not silently drop the judge.
     { package: '@nodwyn/plugin-judge', range: '^0.1.0', load: async () => (await import('@nodwyn/plugin-judge')).judgePlugin },
+    // Self-extension (ARCHITECTURE.md §7). All four entries are optional. Losing one of them takes away a
+    // feature, never a protection: the capabilities plugin contributes its tools, its registration policy
+    // and its primitive source together or not at all, and a runner that fails to load is a runner
+    // nothing can run code in. So a broken or disabled one is reported (`nodwyn plugins`) and every run
+    // that does not need it goes on, and a person who does not want self-extension can list it under
+    // `[distribution] disabled` (a required plugin there would stop every run).
+    // Capabilities without a runner would be useless, so the default runner ships with it; if that
+    // runner fails anyway, capabilities still loads and each registration or run is refused with
+    // CAPABILITY_RUNNER_MISSING, an envelope the model and `nodwyn capability test` show.
+    {
+      package: '@nodwyn/plugin-sandbox-quickjs',
+      range: '^0.1.0',
+      optional: true,
+      load: async () => (await import('@nodwyn/plugin-sandbox-quickjs')).sandboxQuickjsPlugin,
+    },
+    // Deno and Node run only the capabilities registered for them (runner = "deno" | "node"), which the
+    // registration policy has a person confirm. Each starts a process per run, only when a capability
+    // runs; Deno's binary is looked up then too, so a machine without it fails that run, not the load.
+    {
+      package: '@nodwyn/plugin-sandbox-deno',
+      range: '^0.1.0',
+      optional: true,
+      load: async () => (await import('@nodwyn/plugin-sandbox-deno')).sandboxDenoPlugin,
+    },
+    {
+      package: '@nodwyn/plugin-sandbox-node',
+      range: '^0.1.0',
+      optional: true,
+      load: async () => (await import('@nodwyn/plugin-sandbox-node')).sandboxNodePlugin,
+    },
+    {
+      package: '@nodwyn/plugin-capabilities',
+      range: '^0.1.0',
+      optional: true,
+      load: async () => (await import('@nodwyn/plugin-capabilities')).capabilitiesPlugin,
+    },
     {
       package: '@nodwyn/plugin-provider-anthropic',
       range: '^0.1.0',

@@ -6,6 +6,11 @@ import { VERSION } from './version.js';
 const program = new Command('nodwyn')
   .description('A coding agent you can trust with real credentials: a microkernel (log, guard, primitives) and plugins.')
   .version(VERSION, '-V, --version')
+  // The root's options (-V, --version, -h) count only before the command name. Otherwise commander
+  // reads them anywhere, and a command's own option of the same name (`nodwyn capability show NAME
+  // --version 2`) printed nodwyn's version instead. Must be set before any command is added: commands
+  // copy it when they are made.
+  .enablePositionalOptions()
   .showSuggestionAfterError()
   .exitOverride();
 

@@ -19,6 +19,26 @@ describe('splitRepoKeys', () => {
   });
 });
 
+describe('splitRepoKeys and self-extension', () => {
+  it('never lets a repository turn off the confirmation of capabilities or open a runner\'s network', () => {
+    const { kept, dropped } = splitRepoKeys({
+      plugins: {
+        '@nodwyn/plugin-capabilities': { confirm: 'never' },
+        '@nodwyn/plugin-sandbox-deno': { unguarded_egress: true },
+        '@nodwyn/plugin-sandbox-node': { network_cut: true },
+        '@nodwyn/plugin-sandbox-quickjs': { any: 1 },
+      },
+    });
+    expect(kept.plugins).toEqual({});
+    expect(keyPaths(dropped)).toEqual([
+      'plugins."@nodwyn/plugin-capabilities".confirm',
+      'plugins."@nodwyn/plugin-sandbox-deno".unguarded_egress',
+      'plugins."@nodwyn/plugin-sandbox-node".network_cut',
+      'plugins."@nodwyn/plugin-sandbox-quickjs".any',
+    ]);
+  });
+});
+
 describe('splitRepoKeys and the shell environment', () => {
   it('never lets a repository hand credential variables to commands', () => {
     const { kept, dropped } = splitRepoKeys({ tools: { shell: { allow: ['npm test'], pass_env: ['AWS_SECRET_ACCESS_KEY'] } } });

@@ -16,7 +16,10 @@ export const REPO_SETTABLE: readonly string[] = ['tools', 'budgets', 'plugins'];
 
 /**
  * Plugin sections a repository may not set either: these plugins hold secrets, decide where they go, or
- * keep them out of the model's context, and a section of theirs could widen exactly that.
+ * keep them out of the model's context, and a section of theirs could widen exactly that. The same holds
+ * for self-extension: `confirm = "never"` would admit model-written code that reads files or sends
+ * requests without asking, and a runner's section shapes its sandbox (deno's `unguarded_egress` and
+ * node's `network_cut` let sandboxed code reach the network past the egress guard).
  */
 export const USER_ONLY_PLUGIN_SECTIONS: readonly string[] = [
   '@nodwyn/plugin-keychain',
@@ -25,6 +28,10 @@ export const USER_ONLY_PLUGIN_SECTIONS: readonly string[] = [
   '@nodwyn/plugin-redact-l2',
   '@nodwyn/plugin-redact-l3',
   '@nodwyn/plugin-judge',
+  '@nodwyn/plugin-capabilities',
+  '@nodwyn/plugin-sandbox-quickjs',
+  '@nodwyn/plugin-sandbox-deno',
+  '@nodwyn/plugin-sandbox-node',
 ];
 
 /** `none`: no `.nodwyn/` (or an empty one); `changed`: trusted once, with other content now. */

@@ -30,6 +30,10 @@ describe('nodwyn plugins and the distribution', () => {
       ['@nodwyn/plugin-redact-l2', 'started'],
       ['@nodwyn/plugin-egress', 'started'],
       ['@nodwyn/plugin-judge', 'started'],
+      ['@nodwyn/plugin-sandbox-quickjs', 'started'],
+      ['@nodwyn/plugin-sandbox-deno', 'started'],
+      ['@nodwyn/plugin-sandbox-node', 'started'],
+      ['@nodwyn/plugin-capabilities', 'started'],
       ['@nodwyn/plugin-provider-anthropic', 'started'],
       ['@nodwyn/plugin-provider-openai', 'started'],
       ['@nodwyn/plugin-provider-scripted', 'started'],
@@ -63,7 +67,19 @@ describe('nodwyn plugins and the distribution', () => {
 
   it('lists the model-visible tools with tier and input schema', () => {
     const tools = JSON.parse(box.run(['tools', '--json']).stdout) as { name: string; tier: string; input_schema: { type: string } }[];
-    expect(tools.map((t) => t.name)).toEqual(['edit_file', 'glob', 'grep', 'http_request', 'list_dir', 'read_file', 'shell', 'write_file']);
+    expect(tools.map((t) => t.name)).toEqual([
+      'edit_file',
+      'execute_capability',
+      'glob',
+      'grep',
+      'http_request',
+      'list_capabilities',
+      'list_dir',
+      'read_file',
+      'register_capability',
+      'shell',
+      'write_file',
+    ]);
     expect(tools.find((t) => t.name === 'shell')?.tier).toBe('destructive');
     for (const t of tools) expect(t.input_schema.type).toBe('object');
   });

@@ -1,5 +1,21 @@
 import { capabilityError } from './errors.js';
 
+type Transform = typeof import('esbuild').transform;
+
+/** esbuild's transform, or an envelope that says it is missing (a broken install, not the model's code). */
+async function compiler(): Promise<Transform> {
+  try {
+    const { transform } = await import('esbuild');
+    if (typeof transform === 'function') return transform;
+    throw new TypeError('esbuild has no transform function');
+  } catch (error) {
+    throw capabilityError('CAPABILITY_COMPILER_MISSING', {
+      operation: 'register_capability',
+      remediation: `esbuild, which strips a capability's types, cannot be loaded (${(error as Error).message}). Reinstall nodwyn (npm install keeps esbuild next to it); nothing was admitted.`,
+    }, error);
+  }
+}
+
 /** The esbuild message fields used here. */
 interface CompilerMessage {
   readonly text: string;
@@ -13,7 +29,7 @@ interface CompilerMessage {
  * register a capability never start its service.
  */
 export async function stripTypes(name: string, code: string): Promise<string> {
-  const { transform } = await import('esbuild');
+  const transform = await compiler();
   try {
     const result = await transform(code, { loader: 'ts', format: 'esm', target: 'es2022', sourcefile: `${name}.ts`, logLevel: 'silent' });
     return result.code;

@@ -29,6 +29,8 @@ export const CapabilityCode = {
   CAPABILITY_CODE_TOO_LARGE: 'LIMIT_EXCEEDED',
   /** `max_capabilities` enabled capabilities exist already. */
   CAPABILITY_LIMIT: 'LIMIT_EXCEEDED',
+  /** esbuild cannot be loaded, so no code can be type-stripped (an install problem). */
+  CAPABILITY_COMPILER_MISSING: 'PRECONDITION_FAILED',
   /** The requested sandbox runner is not loaded. */
   CAPABILITY_RUNNER_MISSING: 'PRECONDITION_FAILED',
   /** The plugin's section of the config is malformed. */

@@ -3,7 +3,7 @@ import { describeGrants, normalGrants, widenedGrants, type CapabilityContent, ty
 import { stripTypes } from './compile.js';
 import type { CapabilityConfig, RunnerId } from './config.js';
 import { capabilityError, PLUGIN_NAME } from './errors.js';
-import { runExamples, type ExampleOutcome, type SandboxRun } from './examples.js';
+import { compilePredicates, runExamples, type ExampleOutcome, type SandboxRun } from './examples.js';
 import { inputValidator, summariseSchema } from './input-schema.js';
 import { notFound, type Registry } from './registry.js';
 import { runInSandbox, type RunnerLookup } from './run-version.js';
@@ -65,7 +65,7 @@ export class Capabilities {
 
   /** What a registration would add beyond the current version (for the confirmation policy). */
   widened(args: RegisterArgs): string[] {
-    return widenedGrants(this.deps.registry.current(args.name), this.#content(args));
+    return widenedGrants(this.deps.registry.peek(args.name), this.#content(args));
   }
 
   /** Whether the name is new to the registry (no version at all). */
@@ -80,9 +80,9 @@ export class Capabilities {
     this.#checkLimits(content);
     const validator = inputValidator(content.input_schema);
     for (const [index, example] of content.examples.entries()) checkExample(validator, example, index);
-    const current = this.deps.registry.current(content.name);
-    const compiled = await stripTypes(content.name, content.code);
-    const outcomes = await runExamples(content.name, compiled, content.examples, this.#sandbox(content, this.deps.config.exampleTimeoutMs), call, true);
+    const current = this.deps.registry.peek(content.name);
+    const [compiled, predicates] = await Promise.all([stripTypes(content.name, content.code), compilePredicates(content.name, content.examples)]);
+    const outcomes = await runExamples(content.name, compiled, content.examples, predicates, this.#sandbox(content, this.deps.config.exampleTimeoutMs), call, true);
     const failure = outcomes.find((o) => !o.ok);
     if (failure && !failure.ok) throw new EnvelopeError(failure.envelope);
     const stored = this.deps.registry.admit(
@@ -116,13 +116,14 @@ export class Capabilities {
   /** Runs the current version's examples again (`nodwyn capability test`). */
   async test(name: string, call: PrimitiveCallContext): Promise<{ version: CapabilityVersion; outcomes: ExampleOutcome[] }> {
     const version = this.runnable(name);
-    const outcomes = await runExamples(name, version.compiled, version.examples, this.#sandbox(version, this.deps.config.exampleTimeoutMs), call, false);
+    const predicates = await compilePredicates(name, version.examples);
+    const outcomes = await runExamples(name, version.compiled, version.examples, predicates, this.#sandbox(version, this.deps.config.exampleTimeoutMs), call, false);
     return { version, outcomes };
   }
 
   /** The tier of a call to this capability: writing files is `mutate`, anything else `read`. */
   tierOf(name: string): Tier {
-    return this.deps.registry.runnable(name)?.grants.write ? 'mutate' : 'read';
+    return this.deps.registry.listed(name)?.grants.write ? 'mutate' : 'read';
   }
 
   /** The current version if it may run; otherwise the envelope that says why not. */
@@ -210,8 +211,8 @@ export class Capabilities {
   }
 
   #checkCount(registry: Registry, name: string): void {
-    if (registry.runnable(name)) return;
-    const count = registry.active().length;
+    if (registry.head(name)?.status === 'active') return;
+    const count = registry.activeCount();
     if (count >= this.deps.config.maxCapabilities) {
       throw capabilityError('CAPABILITY_LIMIT', {
         operation: 'register_capability',

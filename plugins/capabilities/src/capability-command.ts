@@ -94,10 +94,17 @@ function usageProblem(action: string | undefined, names: readonly string[], opti
 }
 
 function list(registry: Registry, io: CommandIO, json: boolean): number {
-  const rows = registry.names().flatMap((name) => {
-    const head = registry.head(name);
-    const current = registry.history(name).find((v) => v.version === head?.current);
-    return current ? [current] : [];
+  // The current version of each, checked against its hash: an edited row is listed as `tampered`.
+  type Row = Omit<CapabilityVersion, 'status'> & { status: CapabilityVersion['status'] | 'tampered' };
+  const rows = registry.names().flatMap((name): Row[] => {
+    const current = registry.peek(name);
+    if (!current) return [];
+    try {
+      registry.current(name);
+      return [current];
+    } catch {
+      return [{ ...current, status: 'tampered' as const }];
+    }
   });
   if (json) {
     io.write(`${JSON.stringify(rows.map(({ code: _code, compiled: _compiled, examples: _examples, ...rest }) => rest), null, 2)}\n`);

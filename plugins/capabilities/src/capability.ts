@@ -44,10 +44,11 @@ export interface CapabilityVersion extends CapabilityContent {
   readonly note?: string;
 }
 
-/** Which version of a capability is current. */
+/** Which version of a capability is current, and its status (so counting needs no version read). */
 export interface CapabilityHead {
   readonly current: number;
   readonly latest: number;
+  readonly status: CapabilityStatus;
 }
 
 /**

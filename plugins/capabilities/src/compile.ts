@@ -28,7 +28,7 @@ interface CompilerMessage {
  * line and column (1-based) in the submitted code. esbuild is loaded on first use: runs that never
  * register a capability never start its service.
  */
-export async function stripTypes(name: string, code: string): Promise<string> {
+export async function stripTypes(name: string, code: string, where = '$.code'): Promise<string> {
   const transform = await compiler();
   try {
     const result = await transform(code, { loader: 'ts', format: 'esm', target: 'es2022', sourcefile: `${name}.ts`, logLevel: 'silent' });
@@ -39,7 +39,7 @@ export async function stripTypes(name: string, code: string): Promise<string> {
     const at = first.location ? `line ${first.location.line}, column ${first.location.column + 1}` : 'an unknown position';
     throw capabilityError('CAPABILITY_CODE_INVALID', {
       operation: 'register_capability',
-      failed_parameter: '$.code',
+      failed_parameter: where,
       received_value: first.location ? `${first.location.line}:${first.location.column + 1}: ${first.location.lineText.trim().slice(0, 160)}` : undefined,
       expected: 'TypeScript that parses',
       remediation: `The code does not compile: ${first.text} (${name}.ts, ${at}). Fix it and register again.`,

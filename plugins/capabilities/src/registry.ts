@@ -28,9 +28,9 @@ export class Registry {
     return this.#store.get(`${HEAD}${name}`) as CapabilityHead | undefined;
   }
 
-  /** A stored version, checked against its content hash. */
+  /** A stored version, checked against its hash: what anything that runs or shows code reads. */
   version(name: string, version: number): CapabilityVersion | undefined {
-    const found = this.#store.get(versionKey(name, version)) as CapabilityVersion | undefined;
+    const found = this.#read(name, version);
     if (found && contentHash(found) !== found.hash) {
       throw capabilityError('CAPABILITY_TAMPERED', {
         operation: 'capability.load',
@@ -41,16 +41,31 @@ export class Registry {
     return found;
   }
 
-  /** The current version, whatever its status. */
+  /** The current version, whatever its status, checked against its hash. */
   current(name: string): CapabilityVersion | undefined {
     const head = this.head(name);
     return head ? this.version(name, head.current) : undefined;
   }
 
-  /** The current version if it is active: the only thing that ever executes. */
+  /** The current version if it is active, checked against its hash: the only thing that ever executes. */
   runnable(name: string): CapabilityVersion | undefined {
-    const current = this.current(name);
-    return current?.status === 'active' ? current : undefined;
+    const head = this.head(name);
+    return head?.status === 'active' ? this.version(name, head.current) : undefined;
+  }
+
+  /**
+   * The current version if it is active, read without the hash check: for listings and tool lookups
+   * only. Running it goes through `runnable`, which checks (and refuses an edited row).
+   */
+  listed(name: string): CapabilityVersion | undefined {
+    const head = this.head(name);
+    return head?.status === 'active' ? this.#read(name, head.current) : undefined;
+  }
+
+  /** The current version whatever its status, read without the hash check (what a new version follows). */
+  peek(name: string): CapabilityVersion | undefined {
+    const head = this.head(name);
+    return head ? this.#read(name, head.current) : undefined;
   }
 
   /** Every version of a capability, oldest first. */
@@ -60,22 +75,28 @@ export class Registry {
 
   /** Names with a head, in code-unit order. */
   names(): string[] {
-    return this.#store.list(HEAD).map((entry) => entry.key.slice(HEAD.length));
+    return this.#heads().map(([name]) => name);
   }
 
-  /**
-   * Every capability whose current version is active. One whose stored content fails its hash is left
-   * out (running it by name reports `CAPABILITY_TAMPERED`), so one bad row cannot hide the others.
-   */
+  /** Every capability whose current version is active, as listed (see `listed`). */
   active(): CapabilityVersion[] {
-    return this.names().flatMap((name) => {
-      try {
-        const current = this.current(name);
-        return current?.status === 'active' ? [current] : [];
-      } catch {
-        return [];
-      }
+    return this.#heads().flatMap(([name, head]) => {
+      const version = head.status === 'active' ? this.#read(name, head.current) : undefined;
+      return version ? [version] : [];
     });
+  }
+
+  /** How many capabilities are active, from the heads alone. */
+  activeCount(): number {
+    return this.#heads().filter(([, head]) => head.status === 'active').length;
+  }
+
+  #read(name: string, version: number): CapabilityVersion | undefined {
+    return this.#store.get(versionKey(name, version)) as CapabilityVersion | undefined;
+  }
+
+  #heads(): [string, CapabilityHead][] {
+    return this.#store.list(HEAD).map((entry) => [entry.key.slice(HEAD.length), entry.value as CapabilityHead]);
   }
 
   /**
@@ -93,7 +114,7 @@ export class Registry {
       const version = (head?.latest ?? 0) + 1;
       const stored: CapabilityVersion = { ...draft, version, hash: contentHash(draft), created: new Date().toISOString() };
       this.#store.put(versionKey(draft.name, version), stored);
-      this.#store.put(`${HEAD}${draft.name}`, { current: version, latest: version } satisfies CapabilityHead);
+      this.#store.put(`${HEAD}${draft.name}`, { current: version, latest: version, status: draft.status } satisfies CapabilityHead);
       event(`capability.${draft.status === 'active' ? 'admitted' : draft.status}`, eventPayload(stored));
       return stored;
     });
@@ -114,7 +135,7 @@ export class Registry {
           remediation: `${name} has versions 1 to ${head.latest}; see \`nodwyn capability history ${name}\`.`,
         });
       }
-      this.#store.put(`${HEAD}${name}`, { current: to, latest: head.latest } satisfies CapabilityHead);
+      this.#store.put(`${HEAD}${name}`, { current: to, latest: head.latest, status: target.status } satisfies CapabilityHead);
       event('capability.rolled_back', { ...eventPayload(target), from: head.current });
       return target;
     });

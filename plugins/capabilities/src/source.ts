@@ -31,7 +31,7 @@ export function capabilitySource(registry: Registry, capabilities: Capabilities)
     name: 'capabilities',
     get: (name) => {
       if (!MODEL_NAME.test(name)) return undefined;
-      const version = registry.runnable(name);
+      const version = registry.listed(name);
       return version ? definitionOf(version) : undefined;
     },
     list: () => registry.active().map(definitionOf),

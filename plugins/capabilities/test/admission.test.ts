@@ -56,6 +56,8 @@ describe('the admission gate', () => {
     );
     expect(predicate).toMatchObject({ code: 'CAPABILITY_EXAMPLE_FAILED', failed_parameter: '$.examples[0]', received_value: '"a-b"' });
     expect(predicate.remediation).toMatch(/its check returned false, not true/);
+    const unparsable = refused(await k.apply('register_capability', { ...SLUGIFY, examples: [{ args: { text: 'a' }, check: '(out) => out ===' }] }));
+    expect(unparsable).toMatchObject({ code: 'CAPABILITY_CODE_INVALID', failed_parameter: '$.examples[0].check' });
     const throwing = refused(
       await k.apply('register_capability', { ...SLUGIFY, code: "export default () => { throw new Error('boom'); }" }),
     );

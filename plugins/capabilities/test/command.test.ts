@@ -107,7 +107,7 @@ describe('nodwyn capability', () => {
       expect(registry.current('slugify')).toMatchObject({ version: 3, author: 'person', description: 'Edited by hand.' });
       const bad = await capability(k, ['edit', 'slugify'], { code: join(dir, 'bad.ts') });
       expect(bad).toMatchObject({ code: 1, stderr: expect.stringMatching(/CAPABILITY_EXAMPLE_FAILED/) });
-      expect(registry.head('slugify')).toEqual({ current: 3, latest: 3 });
+      expect(registry.head('slugify')).toEqual({ current: 3, latest: 3, status: 'active' });
       expect(await capability(k, ['edit', 'slugify'], { code: join(dir, 'missing.ts') })).toMatchObject({ code: 2, stderr: expect.stringMatching(/--code .*missing\.ts/) });
       expect(await capability(k, ['edit', 'slugify'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/--code, --description or --examples/) });
     } finally {

@@ -1,3 +1,5 @@
+import type { CliCommand } from '@nodwyn/plugin-api';
+import { Readable } from 'node:stream';
 import { startRecordingServer, type RecordingServer, type TestKernel } from '@nodwyn/testing';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -98,7 +100,7 @@ export default async (a: { path: string; send: boolean }, nodwyn: any) => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
-  it('refuses to run a stored version whose code was changed outside nodwyn, and leaves the rest listed', async () => {
+  it('refuses to run a stored version whose code was changed outside nodwyn, and the others still run', async () => {
     const k = await start();
     expect((await k.apply('register_capability', SLUGIFY)).ok).toBe(true);
     expect((await k.apply('register_capability', { ...SLUGIFY, name: 'slug_two' })).ok).toBe(true);
@@ -107,8 +109,13 @@ export default async (a: { path: string; send: boolean }, nodwyn: any) => {
     // Only the compiled code, which is what runs: the hash covers it too.
     store.put(key, { ...(store.get(key) as object), compiled: "export default () => 'evil'" });
     expect(await k.apply('execute_capability', { name: 'slugify', args: { text: 'x' } })).toMatchObject({ ok: false, envelope: { code: 'CAPABILITY_TAMPERED' } });
-    expect(await k.apply('slugify', { text: 'x' })).toMatchObject({ ok: false, envelope: { code: 'TOOL_UNKNOWN' } });
-    expect(new Registry(store).active().map((v) => v.name)).toEqual(['slug_two']);
+    expect(await k.apply('slugify', { text: 'x' })).toMatchObject({ ok: false, envelope: { code: 'CAPABILITY_TAMPERED' } });
+    expect(() => new Registry(store).current('slugify')).toThrow(/does not match its hash/);
+    const command = k.kernel.commands.get('capability').item as CliCommand;
+    let listed = '';
+    await command.run({ args: ['list'], options: {}, io: { stdin: Readable.from([]), write: (t) => void (listed += t), error: () => undefined, interactive: false } });
+    expect(listed).toMatch(/slug_two\s+v1\s+active/);
+    expect(listed).toMatch(/slugify\s+v1\s+tampered/);
     expect(await k.apply('slug_two', { text: 'Y Z' })).toMatchObject({ ok: true, content: 'y-z' });
   });
 });

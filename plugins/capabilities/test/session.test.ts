@@ -83,7 +83,7 @@ describe('a scripted session that extends itself', () => {
     registry.rollback('slugify', 1, (type, payload) => k.kernel.append(session, { type, actor: 'user', payload }));
     expect(await k.apply('slugify', { text: 'A B' })).toMatchObject({ ok: true, content: 'a-b' });
     expect(registry.history('slugify').map((v) => `${v.version}:${v.status}`)).toEqual(['1:active', '2:active']);
-    expect(registry.head('slugify')).toEqual({ current: 1, latest: 2 });
+    expect(registry.head('slugify')).toEqual({ current: 1, latest: 2, status: 'active' });
     const listed = await k.apply('list_capabilities', {});
     expect(listed.ok && JSON.parse(listed.content)).toEqual([
       { name: 'slugify', description: SLUGIFY.description, input: 'text: string (required)', version: 1, grants: 'none', runner: 'quickjs' },

@@ -14,7 +14,7 @@ import type { WarmSandbox } from './warm-sandbox.js';
 
 /** How to build a QuickJS runner. */
 export interface QuickjsRunnerOptions {
-  /** Fresh sandboxes kept ready (default 2). */
+  /** Fresh sandboxes kept ready (default 3: an admission of two examples, one with a check, takes three). */
   readonly poolSize?: number;
   /**
    * The VM's stack limit in bytes (default 192 KiB, about 1000 plain recursive calls). QuickJS frames also
@@ -141,7 +141,7 @@ async function run(pool: SandboxPool, request: SandboxRunRequest, maxStackBytes:
  * through `apply()` and the guard.
  */
 export function createQuickjsRunner(options: QuickjsRunnerOptions = {}): QuickjsRunner {
-  const pool = new SandboxPool(options.poolSize ?? 2);
+  const pool = new SandboxPool(options.poolSize ?? 3);
   const maxStackBytes = options.maxStackBytes ?? 192 * 1024;
   return {
     id: 'quickjs',

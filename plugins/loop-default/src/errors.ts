@@ -1,4 +1,4 @@
-import { codedErrors, EnvelopeError, type Category } from '@nodwyn/plugin-api';
+import { codedErrors, type Category } from '@nodwyn/plugin-api';
 
 /** The package name, stamped on every envelope this plugin raises. */
 export const PLUGIN_NAME = '@nodwyn/plugin-loop-default';

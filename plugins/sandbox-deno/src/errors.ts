@@ -1,4 +1,4 @@
-import { codedErrors, EnvelopeError, type Category, type Envelope, type EnvelopeInit } from '@nodwyn/plugin-api';
+import { codedErrors, type Category, type EnvelopeInit } from '@nodwyn/plugin-api';
 
 /** The package name, stamped on every envelope this plugin raises. */
 export const PLUGIN_NAME = '@nodwyn/plugin-sandbox-deno';

@@ -1,7 +1,6 @@
-import variant from '@jitl/quickjs-wasmfile-release-sync';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { newQuickJSWASMModuleFromVariant, newVariant, type QuickJSSyncVariant, type QuickJSWASMModule } from 'quickjs-emscripten-core';
+import type { QuickJSSyncVariant, QuickJSWASMModule } from 'quickjs-emscripten-core';
 
 /** The few WebAssembly APIs used here: Node has them, but the project's `lib` (ES2023, no DOM) does not type them. */
 interface WasmMemory {
@@ -27,6 +26,21 @@ export interface Engine {
 }
 
 let compiled: Promise<object> | undefined;
+let library: Promise<{ core: typeof import('quickjs-emscripten-core'); variant: QuickJSSyncVariant }> | undefined;
+
+/**
+ * The engine's JavaScript (QuickJS's bindings and the Emscripten glue), loaded on the first run: every
+ * nodwyn process loads this plugin, and most never run a capability.
+ */
+function quickjsLibrary() {
+  library ??= Promise.all([import('quickjs-emscripten-core'), import('@jitl/quickjs-wasmfile-release-sync')])
+    .then(([core, glue]) => ({ core, variant: glue.default as unknown as QuickJSSyncVariant }))
+    .catch((error: unknown) => {
+      library = undefined;
+      throw error;
+    });
+  return library;
+}
 
 /** The compiled QuickJS module, compiled once per process (about 25 ms); instances are cheap. */
 function compiledModule(): Promise<object> {
@@ -48,7 +62,7 @@ function compiledModule(): Promise<object> {
 export async function newEngine(memoryMb: number): Promise<Engine> {
   const maximum = Math.max(MIN_PAGES, Math.ceil((memoryMb * 1024 * 1024) / PAGE));
   const memory = new wasm.Memory({ initial: MIN_PAGES, maximum });
-  const wasmModule = await compiledModule();
-  const module = await newQuickJSWASMModuleFromVariant(newVariant(variant as unknown as QuickJSSyncVariant, { wasmModule, wasmMemory: memory }));
+  const [{ core, variant }, wasmModule] = await Promise.all([quickjsLibrary(), compiledModule()]);
+  const module = await core.newQuickJSWASMModuleFromVariant(core.newVariant(variant, { wasmModule, wasmMemory: memory }));
   return { module, memory, maxBytes: maximum * PAGE };
 }

@@ -22,3 +22,4 @@ export * from './store.js';
 export * from './tokens.js';
 export * from './transport/index.js';
 export * from './version.js';
+export * from './workspace-paths.js';

@@ -1,5 +1,6 @@
-import { lstat, readlink, realpath } from 'node:fs/promises';
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { isInside, realpathLoose, touchesNodwynFolder } from '@nodwyn/plugin-api';
+import { realpath } from 'node:fs/promises';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { nodeError } from './errors.js';
 
 /** A door path, proven to stay in the workspace and away from `.nodwyn/` and nodwyn's data. */
@@ -8,43 +9,6 @@ export interface DoorPath {
   readonly relative: string;
   /** Symlinks resolved; for a path that does not exist yet, where it would be created. */
   readonly real: string;
-}
-
-/** Linux gives up after 40 links; so do we, for the links followed by hand. */
-const MAX_SYMLINK_HOPS = 40;
-const NODWYN_DIR = /^\.nodwyn$/i;
-
-function inside(root: string, path: string): boolean {
-  const rel = relative(root, path);
-  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
-}
-
-function touchesNodwynDir(root: string, path: string): boolean {
-  return relative(root, path).split(sep).some((part) => NODWYN_DIR.test(part));
-}
-
-function isMissing(error: unknown): boolean {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  return code === 'ENOENT' || code === 'ENOTDIR';
-}
-
-/** `realpath`, extended to paths that do not exist yet and to dangling symlinks (judged by their target). */
-async function realpathLoose(path: string, hops = 0): Promise<string> {
-  try {
-    return await realpath(path);
-  } catch (error) {
-    if (!isMissing(error)) throw error;
-  }
-  const stats = await lstat(path).catch((error: unknown) => {
-    if (isMissing(error)) return undefined;
-    throw error;
-  });
-  if (stats?.isSymbolicLink()) {
-    if (hops >= MAX_SYMLINK_HOPS) throw Object.assign(new Error(`too many symlinks in ${path}`), { code: 'ELOOP' });
-    return realpathLoose(resolve(dirname(path), await readlink(path)), hops + 1);
-  }
-  const parent = dirname(path);
-  return parent === path ? path : join(await realpathLoose(parent, hops), basename(path));
 }
 
 /**
@@ -67,13 +31,13 @@ export async function checkDoorPath(workspace: string, input: unknown, forbidden
   const forbiddenPath = () =>
     nodeError('SANDBOX_PATH_RESERVED', { ...failure, remediation: '.nodwyn/ and nodwyn\'s data directory are never reachable from sandboxed code, whatever the grants; use another path.' });
   if (isAbsolute(input)) throw outside('The path is absolute');
-  if (!inside(root, lexical)) throw outside('The path leaves the workspace through ..');
-  if (touchesNodwynDir(root, lexical)) throw forbiddenPath();
+  if (!isInside(root, lexical)) throw outside('The path leaves the workspace through ..');
+  if (touchesNodwynFolder(root, lexical)) throw forbiddenPath();
   const real = await realpathLoose(lexical).catch((error: unknown) => {
     const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
     throw nodeError('SANDBOX_DOOR_ARGUMENT', { ...failure, remediation: `The path cannot be resolved (${code}); pass a path of a readable file or folder in the workspace.` }, error);
   });
-  if (!inside(root, real)) throw outside('The path goes through a symlink that points outside the workspace');
-  if (touchesNodwynDir(root, real) || forbidden.some((dir) => inside(dir, real))) throw forbiddenPath();
+  if (!isInside(root, real)) throw outside('The path goes through a symlink that points outside the workspace');
+  if (touchesNodwynFolder(root, real) || forbidden.some((dir) => isInside(dir, real))) throw forbiddenPath();
   return { relative: relative(root, lexical).split(sep).join('/') || '.', real };
 }

@@ -1,13 +1,13 @@
 import type { Dirent } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { definePrimitive, z } from '@nodwyn/plugin-api';
+import { definePrimitive, isInside, z } from '@nodwyn/plugin-api';
 import { glob, type FileSystemAdapter } from 'tinyglobby';
 import type { ToolsConfig } from './config.js';
 import { throwIfCancelled, toolsFail } from './errors.js';
 import { GitignoreRules } from './gitignore.js';
 import { linesWithin, NOTE_RESERVE, plural } from './output.js';
-import { displayPath, isInside, resolveInWorkspace, statExisting } from './workspace-path.js';
+import { displayPath, resolveInWorkspace, statExisting } from './workspace-path.js';
 
 const GlobInput = z
   .object({

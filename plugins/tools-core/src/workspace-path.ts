@@ -1,8 +1,10 @@
+import { isInside, realpathLoose } from '@nodwyn/plugin-api';
 import type { Stats } from 'node:fs';
-import { lstat, readlink, realpath, stat } from 'node:fs/promises';
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { realpath, stat } from 'node:fs/promises';
+import { relative, resolve, sep } from 'node:path';
 import { toolsFail } from './errors.js';
-import { errnoOf, fsError, type FsErrorContext } from './fs-errors.js';
+import { fsError, type FsErrorContext } from './fs-errors.js';
+
 
 /** A path the model gave, proven to stay inside the workspace. */
 export interface WorkspacePath {
@@ -12,15 +14,6 @@ export interface WorkspacePath {
   readonly real: string;
   /** The path as the model spelled it, relative to the workspace with `/` separators (`.` for the root). */
   readonly display: string;
-}
-
-/** Linux gives up after 40 links; so do we, for the links we follow by hand. */
-const MAX_SYMLINK_HOPS = 40;
-
-/** True when `path` is `root` or below it. Both must be absolute and normalized. */
-export function isInside(root: string, path: string): boolean {
-  const rel = relative(root, path);
-  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 }
 
 /** `path` relative to `root`, with `/` separators, `.` for the root itself. */
@@ -52,7 +45,7 @@ export async function resolveInWorkspace(workspace: string, input: string, opera
     });
   }
   const display = displayPath(root, lexical);
-  const real = await realpathLoose(lexical, 0).catch((error: unknown) => {
+  const real = await realpathLoose(lexical).catch((error: unknown) => {
     throw fsError(error, { operation, display, expects: 'file', param });
   });
   if (!isInside(root, real)) {
@@ -82,30 +75,4 @@ export async function statExisting(target: WorkspacePath, operation: string, exp
     });
   }
   return stats;
-}
-
-/** `realpath`, extended to paths that do not exist (yet) and to dangling symlinks. */
-async function realpathLoose(path: string, hops: number): Promise<string> {
-  try {
-    return await realpath(path);
-  } catch (error) {
-    // Only a missing component is resolved by hand; a loop or a refusal is a real answer.
-    if (!isMissing(error)) throw error;
-  }
-  const stats = await lstat(path).catch((error: unknown) => {
-    if (isMissing(error)) return undefined;
-    throw error;
-  });
-  if (stats?.isSymbolicLink()) {
-    if (hops >= MAX_SYMLINK_HOPS) throw Object.assign(new Error(`too many symlinks in ${path}`), { code: 'ELOOP' });
-    return realpathLoose(resolve(dirname(path), await readlink(path)), hops + 1);
-  }
-  const parent = dirname(path);
-  if (parent === path) return path;
-  return join(await realpathLoose(parent, hops), basename(path));
-}
-
-function isMissing(error: unknown): boolean {
-  const code = errnoOf(error);
-  return code === 'ENOENT' || code === 'ENOTDIR';
 }

@@ -1,4 +1,5 @@
 export * from './conformance.js';
+export * from './drain-stream.js';
 export * from './echo-plugin.js';
 export * from './list-provider.js';
 export * from './registered-providers.js';

@@ -1,4 +1,4 @@
-import { retryBudget, type ModelMessage, type ModelRequest, type ModelStreamEvent, type ProviderFactory, type ToolSpec } from '@nodwyn/plugin-api';
+import { retryBudget, type ModelMessage, type ModelRequest, type ProviderFactory, type ToolSpec } from '@nodwyn/plugin-api';
 import { providerOpenAiPlugin } from '../src/index.js';
 import { registeredProviders } from '@nodwyn/testing';
 
@@ -26,15 +26,7 @@ export function request(messages: readonly ModelMessage[], fetch: ModelRequest['
 }
 
 /** Drains a stream, keeping what arrived and what it failed with. */
-export async function drain(stream: AsyncIterable<ModelStreamEvent>): Promise<{ events: ModelStreamEvent[]; error?: unknown }> {
-  const events: ModelStreamEvent[] = [];
-  try {
-    for await (const event of stream) events.push(event);
-    return { events };
-  } catch (error) {
-    return { events, error };
-  }
-}
+export { drainStream as drain } from '@nodwyn/testing';
 
 /** Awaits `promise` and returns what it was rejected with; fails when it resolves. */
 export async function rejection(promise: Promise<unknown> | (() => unknown)): Promise<unknown> {

@@ -1,6 +1,7 @@
 import { isEnvelopeError, retryBudget, type Envelope, type ModelProvider, type ModelRequest, type ModelStreamEvent, type RetryBudget, type ToolSpec } from '@nodwyn/plugin-api';
 import { EnvelopeSchema } from '@nodwyn/protocol';
 import { expect } from 'vitest';
+import { drainStream, type StreamOutcome } from '../drain-stream.js';
 import { WIRE_CODECS } from './wire-codecs.js';
 import type { WireDialect, WireStreamReply } from './wire-reply.js';
 
@@ -16,24 +17,9 @@ export function wireRequest(retries: RetryBudget = retryBudget(10)): ModelReques
   return { session: 'wire-conformance', messages: [{ role: 'user', text: 'hi' }], tools: [READ_FILE_TOOL], fetch: globalThis.fetch.bind(globalThis), retries };
 }
 
-/** What a stream produced before it ended or threw. */
-export interface StreamOutcome {
-  readonly events: ModelStreamEvent[];
-  readonly error?: unknown;
-}
-
 /** Drains a provider's stream, keeping what arrived and the failure, if any; `onEvent` sees each event as it arrives. */
-export async function drain(provider: ModelProvider, request: ModelRequest, signal: AbortSignal, onEvent?: (event: ModelStreamEvent) => void): Promise<StreamOutcome> {
-  const events: ModelStreamEvent[] = [];
-  try {
-    for await (const event of provider.stream(request, signal)) {
-      events.push(event);
-      onEvent?.(event);
-    }
-    return { events };
-  } catch (error) {
-    return { events, error };
-  }
+export function drain(provider: ModelProvider, request: ModelRequest, signal: AbortSignal, onEvent?: (event: ModelStreamEvent) => void): Promise<StreamOutcome> {
+  return drainStream(provider.stream(request, signal), onEvent);
 }
 
 /** The text deltas of a stream, in order. */

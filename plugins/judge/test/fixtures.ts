@@ -69,38 +69,3 @@ export function postNotePlugin(sent: string[]) {
 export function judgeKernel(judge: Record<string, unknown>, ...plugins: PluginDefinition[]): Promise<TestKernel> {
   return startTestKernel({ settings: { judge }, plugins: [redactL1Plugin, providerScriptedPlugin, loopDefaultPlugin, judgePlugin, ...plugins] });
 }
-
-/** Canned model replies, played strictly in order (the kernel's plan notes do not restart them). */
-export function sequenceProvider(replies: readonly { text?: string; toolCalls?: { name: string; args: unknown }[] }[]): ModelProvider & { readonly requests: ModelRequest[] } {
-  const requests: ModelRequest[] = [];
-  return {
-    id: 'sequence',
-    requests,
-    async *stream(request: ModelRequest): AsyncIterable<ModelStreamEvent> {
-      const index = requests.push(request) - 1;
-      const reply = replies[index];
-      if (!reply) throw new Error(`the test gave ${replies.length} replies; reply ${index + 1} was asked for`);
-      if (reply.text) yield { type: 'text', text: reply.text };
-      const calls = (reply.toolCalls ?? []).map((c, i) => ({ id: `call_${index}_${i}`, name: c.name, args: c.args }));
-      for (const call of calls) yield { type: 'tool_call', call };
-      yield { type: 'stop', reason: calls.length > 0 ? 'tool_use' : 'end_turn' };
-    },
-  };
-}
-
-/** An irreversible `publish` tool, for the kernel's hard trigger; it records what it published. */
-export function publishPlugin(published: string[] = []) {
-  return testPlugin('publish-tool', ['primitive:publish'], (ctx) => {
-    ctx.primitives.register({
-      name: 'publish',
-      description: 'Publishes a release; cannot be undone.',
-      input: z.object({ version: z.string() }).strict(),
-      tier: 'irreversible',
-      visibility: 'model',
-      handler: (args) => {
-        published.push(args.version);
-        return { content: `published ${args.version}` };
-      },
-    });
-  });
-}

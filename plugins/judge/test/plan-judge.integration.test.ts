@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { echoPlugin, type TestKernel } from '@nodwyn/testing';
-import { judgeKernel, judgeScript, judgeSpyPlugin, publishPlugin, sequenceProvider, type JudgeSpy } from './fixtures.js';
+import { publishPlugin, sequenceProvider } from '@nodwyn/testing';
+import { judgeKernel, judgeScript, judgeSpyPlugin, type JudgeSpy } from './fixtures.js';
 
 const scored = (t: TestKernel, session: string) => t.events(session).filter((e) => e.type === 'judge.scored').map((e) => e.payload);
 const ofType = (t: TestKernel, session: string, type: string) => t.events(session).filter((e) => e.type === type).map((e) => e.payload);

@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { z } from '@nodwyn/plugin-api';
-import { describeLoopConformance, echoPlugin, listProvider, startTestKernel, testPlugin } from '@nodwyn/testing';
+import { describeLoopConformance, echoPlugin, listProvider, publishPlugin, sequenceProvider, startTestKernel } from '@nodwyn/testing';
 import { loopDefaultPlugin } from '../src/index.js';
-import { sequenceProvider } from './sequence-provider.js';
 
 describeLoopConformance(loopDefaultPlugin, 'default');
 
@@ -41,23 +39,6 @@ describe('loop-default on the real kernel', () => {
     }
   });
 });
-
-/** An irreversible tool for the hard trigger: it records what it published. */
-function publishPlugin(published: string[]) {
-  return testPlugin('publish-tool', ['primitive:publish'], (ctx) => {
-    ctx.primitives.register({
-      name: 'publish',
-      description: 'Publishes a release; cannot be undone.',
-      input: z.object({ version: z.string() }).strict(),
-      tier: 'irreversible',
-      visibility: 'model',
-      handler: (args) => {
-        published.push(args.version);
-        return { content: `published ${args.version}` };
-      },
-    });
-  });
-}
 
 describe('the plan flow of loop-default on the real kernel, without a judge', () => {
   const publish = { name: 'publish', args: { version: 'v1' } };

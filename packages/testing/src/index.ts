@@ -6,5 +6,6 @@ export * from './publish-plugin.js';
 export * from './registered-providers.js';
 export * from './sequence-provider.js';
 export * from './start-test-kernel.js';
+export * from './tool-loop.js';
 export * from './wire/index.js';
 export * from './sandbox/index.js';

@@ -1,5 +1,4 @@
-import type { LoopStrategy } from '@nodwyn/plugin-api';
-import { describeProviderConformance, echoPlugin, startTestKernel, startWireServer, type TestKernel, type WireServer } from '@nodwyn/testing';
+import { describeProviderConformance, echoPlugin, startTestKernel, startWireServer, toolLoop, type TestKernel, type WireServer } from '@nodwyn/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { providerOpenAiPlugin } from '../src/index.js';
 import { factory } from './plugin-context.js';
@@ -18,18 +17,6 @@ async function serve(...replies: Parameters<typeof startWireServer>[1]): Promise
   return server;
 }
 
-// Plugins do not import each other, so the test brings the smallest loop that runs tools until an answer.
-const loop: LoopStrategy = {
-  id: 'test-loop',
-  description: 'Calls the model and runs its tool calls until it answers.',
-  async run(floor) {
-    for (;;) {
-      const message = await floor.callModel();
-      if (message.toolCalls.length === 0) return { answer: message.text };
-      await floor.runToolCalls(message);
-    }
-  },
-};
 
 describeProviderConformance('openai-compatible', async () => {
   const server = await serve({ kind: 'stream', text: ['hello'], usage: { input: 3, output: 1 } });
@@ -46,7 +33,7 @@ describe('provider-openai on the real kernel', () => {
       servers.push(server);
       running = await startTestKernel({ plugins: [providerOpenAiPlugin, echoPlugin()], settings: { prices: { 'openai-compatible': { 'wire-model': { input: 1, output: 2 } } } } });
       const provider = await running.kernel.providers.get('openai-compatible').item.create({ base_url: server.url, model: 'wire-model', api });
-      const result = await running.run('say ping', { provider, loop });
+      const result = await running.run('say ping', { provider, loop: toolLoop });
 
       expect(result).toMatchObject({ reason: 'answer', answer: 'echo said ping' });
       const events = running.events(result.session);

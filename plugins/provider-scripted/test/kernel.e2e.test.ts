@@ -2,8 +2,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { LoopStrategy, ModelProvider } from '@nodwyn/plugin-api';
-import { describeProviderConformance, echoPlugin, startTestKernel, type TestKernel } from '@nodwyn/testing';
+import type { ModelProvider } from '@nodwyn/plugin-api';
+import { describeProviderConformance, echoPlugin, startTestKernel, toolLoop, type TestKernel } from '@nodwyn/testing';
 import { providerScriptedPlugin, type Script } from '../src/index.js';
 import { factory } from './plugin-context.js';
 
@@ -28,18 +28,6 @@ async function scriptFile(script: Script): Promise<string> {
   return path;
 }
 
-// Plugins do not import each other, so the test brings the smallest loop that runs tools until an answer.
-const loop: LoopStrategy = {
-  id: 'test-loop',
-  description: 'Calls the model and runs its tool calls until it answers.',
-  async run(floor) {
-    for (;;) {
-      const message = await floor.callModel();
-      if (message.toolCalls.length === 0) return { answer: message.text };
-      await floor.runToolCalls(message);
-    }
-  },
-};
 
 const echoThenAnswer: Script = {
   replies: [
@@ -62,7 +50,7 @@ describeProviderConformance('scripted', async () => (await factory('scripted')).
 describe('provider-scripted on the real kernel', () => {
   it('runs a script through the turn floor: templated tool call, real tool result, templated answer', async () => {
     const { t, provider } = await kernelWith();
-    const result = await t.run('hello', { provider: await provider('scripted', { script: await scriptFile(echoThenAnswer) }), loop });
+    const result = await t.run('hello', { provider: await provider('scripted', { script: await scriptFile(echoThenAnswer) }), loop: toolLoop });
     expect(result).toMatchObject({ reason: 'answer', answer: 'echo said: from hello' });
     const completed = t.events(result.session).filter((e) => e.type === 'tool.completed');
     expect(completed.map((e) => [e.payload.call_id, e.payload.content])).toEqual([['call_0_0', 'from hello']]);
@@ -71,8 +59,8 @@ describe('provider-scripted on the real kernel', () => {
   it('plays the script from reply 0 again for a second prompt on the same session', async () => {
     const { t, provider } = await kernelWith();
     const scripted = await provider('scripted', { script: await scriptFile(echoThenAnswer) });
-    const first = await t.run('one', { provider: scripted, loop });
-    const second = await t.run('two', { provider: scripted, loop, session: first.session });
+    const first = await t.run('one', { provider: scripted, loop: toolLoop });
+    const second = await t.run('two', { provider: scripted, loop: toolLoop, session: first.session });
     expect(second).toMatchObject({ reason: 'answer', answer: 'echo said: from two' });
     expect(assistantPayloads(t, first.session)).toHaveLength(4);
   });
@@ -80,15 +68,15 @@ describe('provider-scripted on the real kernel', () => {
   it('ends the run with SCRIPT_EXHAUSTED when the script has no reply left', async () => {
     const { t, provider } = await kernelWith();
     const script = await scriptFile({ replies: [{ toolCalls: [{ name: 'echo', args: { text: 'x' } }] }] });
-    const result = await t.run('go', { provider: await provider('scripted', { script }), loop });
+    const result = await t.run('go', { provider: await provider('scripted', { script }), loop: toolLoop });
     expect(result.reason).toBe('failed');
     expect(result.envelope).toMatchObject({ category: 'PRECONDITION_FAILED', code: 'SCRIPT_EXHAUSTED' });
   });
 
   it('replays a logged single-prompt session exactly: text, tool call ids, usage and stop reasons', async () => {
     const { t, provider } = await kernelWith();
-    const source = await t.run('hello', { provider: await provider('scripted', { script: await scriptFile(echoThenAnswer) }), loop });
-    const replayed = await t.run('hello', { provider: await provider('replay', { session: source.session }), loop });
+    const source = await t.run('hello', { provider: await provider('scripted', { script: await scriptFile(echoThenAnswer) }), loop: toolLoop });
+    const replayed = await t.run('hello', { provider: await provider('replay', { session: source.session }), loop: toolLoop });
     expect(replayed).toMatchObject({ reason: 'answer', answer: 'echo said: from hello' });
     const shape = (payload: Record<string, unknown>) => ({ text: payload.text, tool_calls: payload.tool_calls, usage: payload.usage, stop_reason: payload.stop_reason });
     const original = assistantPayloads(t, source.session).map(shape);

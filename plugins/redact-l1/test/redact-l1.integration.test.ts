@@ -1,5 +1,5 @@
-import { API_VERSION, RedactorToken, TaintToken, z, type LoopStrategy, type PluginDefinition, type Redactor, type TaintTracker } from '@nodwyn/plugin-api';
-import { listProvider, startTestKernel, testPlugin, type TestKernel } from '@nodwyn/testing';
+import { API_VERSION, RedactorToken, TaintToken, z, type PluginDefinition, type Redactor, type TaintTracker } from '@nodwyn/plugin-api';
+import { listProvider, startTestKernel, testPlugin, toolLoop, type TestKernel } from '@nodwyn/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRedactL1Plugin, redactL1Plugin, REDACT_L1_PROVIDES } from '../src/index.js';
 import { detect } from '../src/detect.js';
@@ -22,18 +22,6 @@ const envReaderPlugin = testPlugin('env-reader', ['primitive:read_env'], (ctx) =
   }),
 );
 
-/** The smallest loop: call the model, run its tools, until it answers. */
-const loop: LoopStrategy = {
-  id: 'test-loop',
-  description: 'call the model and run its tools until it answers',
-  async run(floor) {
-    for (;;) {
-      const message = await floor.callModel();
-      if (message.toolCalls.length === 0) return { answer: message.text };
-      await floor.runToolCalls(message);
-    }
-  },
-};
 
 let running: TestKernel | undefined;
 afterEach(async () => {
@@ -49,7 +37,7 @@ async function start(plugins: PluginDefinition[]): Promise<TestKernel> {
 /** A run where the person pastes a token, the model reads the env file and calls a tool with a secret in its arguments. */
 async function leakyRun(t: TestKernel) {
   const provider = listProvider([{ toolCalls: [{ name: 'read_env', args: {} }, { name: 'read_env', args: { path: TOKEN } }] }, { text: 'done' }]);
-  const result = await t.run(`here is my token ${TOKEN}, please check the env file`, { provider, loop });
+  const result = await t.run(`here is my token ${TOKEN}, please check the env file`, { provider, loop: toolLoop });
   return { events: t.events(result.session), provider, result };
 }
 

@@ -2,6 +2,7 @@ export * from './conformance.js';
 export * from './drain-stream.js';
 export * from './echo-plugin.js';
 export * from './list-provider.js';
+export * from './plugin-context-for.js';
 export * from './publish-plugin.js';
 export * from './registered-providers.js';
 export * from './sequence-provider.js';

@@ -1,4 +1,5 @@
-import { MODEL_NAME, z, type PluginContext, type Tier, type Visibility } from '@nodwyn/plugin-api';
+import { MODEL_NAME, z, type Tier, type Visibility } from '@nodwyn/plugin-api';
+import { pluginContextFor } from '@nodwyn/testing';
 import { describe, expect, it } from 'vitest';
 import { expectEnvelope } from '../test/call-context.js';
 import { TOOL_NAMES, toolsCorePlugin } from './index.js';
@@ -16,29 +17,16 @@ interface Registered {
 /** A plugin context that records registered primitives; anything else a plugin might touch throws. */
 function recordingContext(settings: Record<string, unknown> = {}) {
   const registered: Registered[] = [];
-  const unavailable = () => {
-    throw new Error('not available to tools-core');
-  };
-  const context: PluginContext = {
-    plugin: { name: '@nodwyn/plugin-tools-core', version: '0.1.0' },
-    config: {},
+  const context = pluginContextFor(toolsCorePlugin, {
     settings,
-    workspace: '/nonexistent',
-    dataDir: '/nonexistent',
-    log: { read: unavailable, sessions: unavailable },
-    primitives: { register: (definition) => void registered.push(definition), addSource: unavailable, list: () => [] },
-    providers: { register: unavailable },
-    models: { complete: unavailable },
-    loops: { register: unavailable },
-    guard: { addStage: unavailable },
-    commands: { register: unavailable },
-    events: { append: unavailable },
-    calls: { session: unavailable, apply: unavailable },
-    get store(): never {
-      return unavailable();
+    primitives: {
+      register: (definition) => void registered.push(definition),
+      addSource: () => {
+        throw new Error('primitives.addSource is not used by tools-core');
+      },
+      list: () => [],
     },
-    services: { provide: unavailable, get: unavailable },
-  };
+  });
   return { context, registered };
 }
 

@@ -1,6 +1,6 @@
-import { envelope, type EgressPosition, type Envelope } from '@nodwyn/plugin-api';
+import type { EgressPosition, Envelope } from '@nodwyn/plugin-api';
 import type { Destination } from './destination.js';
-import { egressEnvelopeInit } from './errors.js';
+import { egressEnvelope } from './errors.js';
 import { formatPosition } from './position.js';
 
 /** Where a class travels: a value position, the URL or a name (never bindable), or the whole request. */
@@ -77,38 +77,32 @@ export function unbound(carried: Carried, view: DestinationView, operation: stri
     carried.carrier.kind === 'url' || view.hidden
       ? 'A secret in the URL or in a name cannot be bound; put it in a header, query, body or basic_auth value the user has bound.'
       : `If the user wants to allow it, they can run: ${bindCommand(carried.class, view, carried.carrier)}`;
-  const env = envelope(
-    egressEnvelopeInit('GUARD_EGRESS_UNBOUND', {
-      operation,
-      expected: `a binding of ${carried.class} to ${view.host}${view.path} for ${view.method} in ${where(carried.carrier, view)}`,
-      remediation: `A ${carried.class} secret may not be sent to ${view.host}${view.path} in ${where(carried.carrier, view)} (${view.method}): the class is not bound there and nobody confirmed it. Do not retry the same request. ${fix}`,
-      ...(carried.carrier.kind === 'url' || view.hidden ? {} : { next_action: bindCommand(carried.class, view, carried.carrier) }),
-    }),
-  );
+  const env = egressEnvelope('GUARD_EGRESS_UNBOUND', {
+    operation,
+    expected: `a binding of ${carried.class} to ${view.host}${view.path} for ${view.method} in ${where(carried.carrier, view)}`,
+    remediation: `A ${carried.class} secret may not be sent to ${view.host}${view.path} in ${where(carried.carrier, view)} (${view.method}): the class is not bound there and nobody confirmed it. Do not retry the same request. ${fix}`,
+    ...(carried.carrier.kind === 'url' || view.hidden ? {} : { next_action: bindCommand(carried.class, view, carried.carrier) }),
+  });
   return { ...base(carried, view), decision: 'confirm', reason, envelope: env };
 }
 
 /** A class refused over plain http to a host that is not loopback. */
 export function insecure(carried: Carried, view: DestinationView, operation: string): Decision {
   const reason = `a ${carried.class} secret may not travel over plain http to ${view.host}`;
-  const env = envelope(
-    egressEnvelopeInit('GUARD_EGRESS_INSECURE', {
-      operation,
-      remediation: `The request would send a ${carried.class} secret in clear text over http to ${view.host}. Use https. Only loopback hosts are exempt, unless the user sets policy.allow_insecure_http = true in config.toml.`,
-    }),
-  );
+  const env = egressEnvelope('GUARD_EGRESS_INSECURE', {
+    operation,
+    remediation: `The request would send a ${carried.class} secret in clear text over http to ${view.host}. Use https. Only loopback hosts are exempt, unless the user sets policy.allow_insecure_http = true in config.toml.`,
+  });
   return { ...base(carried, view), decision: 'deny', reason, envelope: env };
 }
 
 /** A handle that names no secret. */
 export function unknownSecret(name: string, carrier: Carrier, view: DestinationView, operation: string): Decision {
-  const env = envelope(
-    egressEnvelopeInit('SECRET_UNKNOWN', {
-      operation,
-      received_value: name,
-      remediation: `There is no secret named "${name}" in the keychain. Use the handle of a secret the user stored ({{secret:NAME}}), or ask the user to add this one.`,
-    }),
-  );
+  const env = egressEnvelope('SECRET_UNKNOWN', {
+    operation,
+    received_value: name,
+    remediation: `There is no secret named "${name}" in the keychain. Use the handle of a secret the user stored ({{secret:NAME}}), or ask the user to add this one.`,
+  });
   return { secret: name, source: 'handle', destination: view, position: positionOf(carrier, view), decision: 'deny', reason: `no secret named ${name} in the keychain`, envelope: env };
 }
 

@@ -1,8 +1,8 @@
-import { envelope, isEnvelopeError, type CheckStage, type EgressTarget, type GuardCall, type Keychain, type SecretInfo, type TaintTracker, type Verdict } from '@nodwyn/plugin-api';
+import { isEnvelopeError, type CheckStage, type EgressTarget, type GuardCall, type Keychain, type SecretInfo, type TaintTracker, type Verdict } from '@nodwyn/plugin-api';
 import { isBound, type BindingTable } from './binding-table.js';
 import { allowed, insecure, positionOf, unbound, unknownSecret, viewOf, type Carried, type Decision, type DestinationView } from './decisions.js';
 import { destinationOf, isLoopback, isSecure, type Destination } from './destination.js';
-import { egressEnvelopeInit, PLUGIN_NAME } from './errors.js';
+import { egressEnvelope, PLUGIN_NAME } from './errors.js';
 import { handlesIn } from './secrets.js';
 
 /** What the stage reads, each at check time, so a binding added in another terminal counts on the next call. */
@@ -78,12 +78,10 @@ function judge(carried: Carried, destination: Destination, view: DestinationView
 async function decideTarget(target: EgressTarget, scope: CallScope, deps: EgressStageDeps): Promise<Decision[]> {
   const destination = URL.canParse(target.url) ? destinationOf(new URL(target.url), target.method) : undefined;
   if (!destination) {
-    const env = envelope(
-      egressEnvelopeInit('EGRESS_TARGET_INVALID', {
-        operation: scope.call.name,
-        remediation: `${scope.call.name} described a request whose URL the egress stage cannot check (an absolute http, https, ws or wss URL with a host is needed), so it was not sent.`,
-      }),
-    );
+    const env = egressEnvelope('EGRESS_TARGET_INVALID', {
+      operation: scope.call.name,
+      remediation: `${scope.call.name} described a request whose URL the egress stage cannot check (an absolute http, https, ws or wss URL with a host is needed), so it was not sent.`,
+    });
     return [{ decision: 'deny', reason: 'the request URL cannot be checked', envelope: env }];
   }
   // A value spelled into the host, path or a name cannot be bound to a position: it is its own carrier.
@@ -114,12 +112,10 @@ function eventOf(decision: Decision, callId: string): Record<string, unknown> {
 function failClosed(call: GuardCall, error: unknown, deps: EgressStageDeps): Verdict {
   const env = isEnvelopeError(error)
     ? { ...error.envelope, plugin: error.envelope.plugin ?? PLUGIN_NAME }
-    : envelope(
-        egressEnvelopeInit('EGRESS_CHECK_FAILED', {
-          operation: call.name,
-          remediation: 'The egress check could not complete (a keychain, taint or binding lookup failed), so the request was not sent. Retry once; if it fails again, tell the user.',
-        }),
-      );
+    : egressEnvelope('EGRESS_CHECK_FAILED', {
+        operation: call.name,
+        remediation: 'The egress check could not complete (a keychain, taint or binding lookup failed), so the request was not sent. Retry once; if it fails again, tell the user.',
+      });
   deps.record(call.session, { decision: 'deny', reason: `the egress check failed (${env.code})`, code: env.code, call_id: call.id });
   return { kind: 'deny', envelope: env };
 }

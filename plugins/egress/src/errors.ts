@@ -1,4 +1,4 @@
-import { EnvelopeError, type Category, type EnvelopeInit } from '@nodwyn/plugin-api';
+import { codedErrors, type Category, type EnvelopeInit } from '@nodwyn/plugin-api';
 
 /** The package name, stamped on every envelope this plugin raises. */
 export const PLUGIN_NAME = '@nodwyn/plugin-egress';
@@ -48,12 +48,10 @@ export type EgressErrorCode = keyof typeof EgressErrorCode;
 /** What a caller states about a failure; the category and plugin come from the code. */
 export type EgressErrorInit = Omit<EnvelopeInit, 'category' | 'code' | 'plugin'>;
 
-/** The envelope init for `code`, with its category and this plugin filled in. */
-export function egressEnvelopeInit(code: EgressErrorCode, init: EgressErrorInit): EnvelopeInit {
-  return { ...init, code, category: EgressErrorCode[code], plugin: PLUGIN_NAME };
-}
+const coded = codedErrors(PLUGIN_NAME, EgressErrorCode);
+
+/** The envelope for `code`, with its category and this plugin filled in. */
+export const egressEnvelope = coded.envelope;
 
 /** Builds the envelope error for `code`; `cause` keeps the foreign error it wraps. */
-export function egressError(code: EgressErrorCode, init: EgressErrorInit, cause?: unknown): EnvelopeError {
-  return new EnvelopeError(egressEnvelopeInit(code, init), cause === undefined ? undefined : { cause });
-}
+export const egressError = coded.error;

@@ -1,4 +1,4 @@
-import { EnvelopeError, type Category, type EnvelopeInit } from '@nodwyn/plugin-api';
+import { codedErrors, type Category, type EnvelopeInit } from '@nodwyn/plugin-api';
 
 /** The package name, stamped on every envelope this plugin raises. */
 export const PLUGIN_NAME = '@nodwyn/plugin-judge';
@@ -34,12 +34,10 @@ export type JudgeErrorCode = keyof typeof JudgeErrorCode;
 /** What a caller states about a failure; the category and plugin come from the code. */
 export type JudgeErrorInit = Omit<EnvelopeInit, 'category' | 'code' | 'plugin'>;
 
-/** The envelope init for `code`, with its category and this plugin filled in. */
-export function judgeEnvelopeInit(code: JudgeErrorCode, init: JudgeErrorInit): EnvelopeInit {
-  return { ...init, code, category: JudgeErrorCode[code], plugin: PLUGIN_NAME };
-}
+const coded = codedErrors(PLUGIN_NAME, JudgeErrorCode);
+
+/** The envelope for `code`, with its category and this plugin filled in. */
+export const judgeEnvelope = coded.envelope;
 
 /** Builds the envelope error for `code`; `cause` keeps the foreign error it wraps. */
-export function judgeError(code: JudgeErrorCode, init: JudgeErrorInit, cause?: unknown): EnvelopeError {
-  return new EnvelopeError(judgeEnvelopeInit(code, init), cause === undefined ? undefined : { cause });
-}
+export const judgeError = coded.error;

@@ -1,5 +1,5 @@
-import { envelope, toEnvelope, type CheckStage, type EgressSituation, type EgressVerdict, type GuardCall, type Judge, type Verdict } from '@nodwyn/plugin-api';
-import { judgeEnvelopeInit, PLUGIN_NAME } from './errors.js';
+import { toEnvelope, type CheckStage, type EgressSituation, type EgressVerdict, type GuardCall, type Judge, type Verdict } from '@nodwyn/plugin-api';
+import { judgeEnvelope, PLUGIN_NAME } from './errors.js';
 import { isAmbiguousEgress, scoredTargets, situationOf } from './egress-situation.js';
 
 /** The stage's name in the guard's `egress` slot. */
@@ -42,22 +42,18 @@ function describe(situation: EgressSituation, score: number, threshold: number):
 }
 
 function uncertain(call: GuardCall, unsure: readonly string[]) {
-  return envelope(
-    judgeEnvelopeInit('JUDGE_EGRESS_UNCERTAIN', {
-      operation: call.name,
-      remediation: `The judge was not confident this request belongs to the task (${unsure.join('; ')}), and no person was there to confirm it. Do the task without sending data there, or ask the user to confirm it in an interactive run.`,
-    }),
-  );
+  return judgeEnvelope('JUDGE_EGRESS_UNCERTAIN', {
+    operation: call.name,
+    remediation: `The judge was not confident this request belongs to the task (${unsure.join('; ')}), and no person was there to confirm it. Do the task without sending data there, or ask the user to confirm it in an interactive run.`,
+  });
 }
 
 function invalidTarget(call: GuardCall): Verdict {
   return {
     kind: 'deny',
-    envelope: envelope(
-      judgeEnvelopeInit('JUDGE_EGRESS_TARGET_INVALID', {
-        operation: call.name,
-        remediation: `${call.name} described a request whose URL cannot be read, so the judge cannot score where it goes and it was not sent. Use an absolute http or https URL.`,
-      }),
-    ),
+    envelope: judgeEnvelope('JUDGE_EGRESS_TARGET_INVALID', {
+      operation: call.name,
+      remediation: `${call.name} described a request whose URL cannot be read, so the judge cannot score where it goes and it was not sent. Use an absolute http or https URL.`,
+    }),
   };
 }

@@ -1,4 +1,4 @@
-import { EnvelopeError, type Category, type EnvelopeInit } from '@nodwyn/plugin-api';
+import { codedErrors, type Category, type EnvelopeInit } from '@nodwyn/plugin-api';
 
 /** The package name, stamped on every envelope this plugin raises. */
 export const PLUGIN_NAME = '@nodwyn/plugin-tools-core';
@@ -63,9 +63,7 @@ export type ToolsErrorCode = keyof typeof ToolsErrorCode;
 export type ToolsErrorInit = Omit<EnvelopeInit, 'category' | 'code' | 'plugin'>;
 
 /** Builds the envelope error for `code`; `cause` keeps the foreign error it wraps. */
-export function toolsError(code: ToolsErrorCode, init: ToolsErrorInit, cause?: unknown): EnvelopeError {
-  return new EnvelopeError({ ...init, code, category: ToolsErrorCode[code], plugin: PLUGIN_NAME }, cause === undefined ? undefined : { cause });
-}
+export const toolsError = codedErrors(PLUGIN_NAME, ToolsErrorCode).error;
 
 /** Throws the envelope error for `code`. */
 export function toolsFail(code: ToolsErrorCode, init: ToolsErrorInit): never {

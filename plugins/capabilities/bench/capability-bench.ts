@@ -99,7 +99,7 @@ async function admissionParts(k: TestKernel, session: string, name: string): Pro
     predicate = await stripTypes(`${name}.examples.1.check`, `const check = (${byCheck.check});\nexport default (a) => check(a.output, a.args);\n`);
   });
   const config = readConfig({});
-  const limits = { ...config.limits, timeoutMs: Math.min(config.exampleTimeoutMs, config.limits.timeoutMs) };
+  const limits = config.exampleLimits;
   const call = callContext(k, session);
   const lookup: RunnerLookup = (token) => k.host.service(token)!;
   const run = (code: string, args: unknown) => runInSandbox(lookup, { runner: 'quickjs', code, args, grants: {}, limits }, call);

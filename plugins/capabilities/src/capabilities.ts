@@ -1,4 +1,4 @@
-import { EnvelopeError, jsonPath, MODEL_NAME, valueAt, type PrimitiveCallContext, type PrimitiveInfo, type SandboxGrants, type Tier, type ToolResult } from '@nodwyn/plugin-api';
+import { EnvelopeError, jsonPath, MODEL_NAME, valueAt, type PrimitiveCallContext, type PrimitiveInfo, type SandboxGrants, type SandboxLimits, type Tier, type ToolResult } from '@nodwyn/plugin-api';
 import { describeGrants, normalGrants, widenedGrants, type CapabilityContent, type CapabilityVersion, type Example } from './capability.js';
 import { stripTypes } from './compile.js';
 import type { CapabilityConfig, RunnerId } from './config.js';
@@ -82,7 +82,7 @@ export class Capabilities {
     for (const [index, example] of content.examples.entries()) checkExample(validator, example, index);
     const current = this.deps.registry.peek(content.name);
     const [compiled, predicates] = await Promise.all([stripTypes(content.name, content.code), compilePredicates(content.name, content.examples)]);
-    const outcomes = await runExamples(content.name, compiled, content.examples, predicates, this.#sandbox(content, this.deps.config.exampleTimeoutMs), call, true);
+    const outcomes = await runExamples(content.name, compiled, content.examples, predicates, this.#sandbox(content, this.deps.config.exampleLimits), call, true);
     const failure = outcomes.find((o) => !o.ok);
     if (failure && !failure.ok) throw new EnvelopeError(failure.envelope);
     const stored = this.deps.registry.admit(
@@ -117,7 +117,7 @@ export class Capabilities {
   async test(name: string, call: PrimitiveCallContext): Promise<{ version: CapabilityVersion; outcomes: ExampleOutcome[] }> {
     const version = this.runnable(name);
     const predicates = await compilePredicates(name, version.examples);
-    const outcomes = await runExamples(name, version.compiled, version.examples, predicates, this.#sandbox(version, this.deps.config.exampleTimeoutMs), call, false);
+    const outcomes = await runExamples(name, version.compiled, version.examples, predicates, this.#sandbox(version, this.deps.config.exampleLimits), call, false);
     return { version, outcomes };
   }
 
@@ -151,8 +151,7 @@ export class Capabilities {
     };
   }
 
-  #sandbox(content: Pick<CapabilityContent, 'grants' | 'runner'>, timeoutMs: number | CapabilityConfig['limits']): SandboxRun {
-    const limits = typeof timeoutMs === 'number' ? { ...this.deps.config.limits, timeoutMs: Math.min(timeoutMs, this.deps.config.limits.timeoutMs) } : timeoutMs;
+  #sandbox(content: Pick<CapabilityContent, 'grants' | 'runner'>, limits: SandboxLimits): SandboxRun {
     return (input, call) =>
       runInSandbox(
         this.deps.runners,

@@ -39,7 +39,8 @@ export interface CapabilityConfig {
   readonly runner: RunnerId;
   readonly confirm: (typeof CONFIRM_MODES)[number];
   readonly limits: SandboxLimits;
-  readonly exampleTimeoutMs: number;
+  /** The limits of one example run at admission: `limits` with the example timeout (never above `timeout_ms`). */
+  readonly exampleLimits: SandboxLimits;
 }
 
 /** Reads the plugin's config section; a bad value is an envelope naming the key. */
@@ -67,6 +68,7 @@ export function readConfig(raw: Readonly<Record<string, unknown>>): CapabilityCo
       remediation: `name_pattern is not a regular expression (${(error as Error).message}); fix it in config.toml.`,
     });
   }
+  const limits = { timeoutMs: c.timeout_ms, outputCap: c.output_cap, memoryMb: c.memory_mb };
   return {
     maxCapabilities: c.max_capabilities,
     maxCodeBytes: c.max_code_bytes,
@@ -74,7 +76,7 @@ export function readConfig(raw: Readonly<Record<string, unknown>>): CapabilityCo
     namePattern,
     runner: c.runner,
     confirm: c.confirm,
-    limits: { timeoutMs: c.timeout_ms, outputCap: c.output_cap, memoryMb: c.memory_mb },
-    exampleTimeoutMs: c.example_timeout_ms,
+    limits,
+    exampleLimits: { ...limits, timeoutMs: Math.min(c.example_timeout_ms, c.timeout_ms) },
   };
 }

@@ -41,6 +41,8 @@ const RegisterSchema = z
 
 /** list_capabilities, register_capability and execute_capability, plus the host primitive behind `nodwyn capability test`. */
 export function capabilityTools(capabilities: Capabilities, config: CapabilityConfig): PrimitiveDefinition<unknown>[] {
+  // Room for every example and its check at the example timeout, plus type stripping.
+  const admissionTimeoutMs = config.maxExamples * 2 * config.exampleLimits.timeoutMs + 30_000;
   const tools = [
     definePrimitive({
       name: 'list_capabilities',
@@ -63,8 +65,7 @@ export function capabilityTools(capabilities: Capabilities, config: CapabilityCo
       input: RegisterSchema,
       tier: 'mutate',
       visibility: 'model',
-      // Room for every example and its check at the example timeout, plus type stripping.
-      timeoutMs: config.maxExamples * 2 * config.exampleTimeoutMs + 30_000,
+      timeoutMs: admissionTimeoutMs,
       handler: (args, call) => capabilities.register(args, call),
     }),
     definePrimitive({
@@ -82,7 +83,7 @@ export function capabilityTools(capabilities: Capabilities, config: CapabilityCo
       input: RegisterSchema,
       tier: 'mutate',
       visibility: 'host',
-      timeoutMs: config.maxExamples * 2 * config.exampleTimeoutMs + 30_000,
+      timeoutMs: admissionTimeoutMs,
       handler: (args, call) => capabilities.register(args, call, 'person'),
     }),
     definePrimitive({

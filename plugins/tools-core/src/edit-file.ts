@@ -36,7 +36,7 @@ export const editFileTool = definePrimitive({
   tier: 'mutate',
   visibility: 'model',
   async handler(args, context) {
-    const target = await resolveInWorkspace(context.workspace, args.path, 'edit_file');
+    const target = await resolveInWorkspace(context, args.path, 'edit_file');
     const original = await readTextFile(target, 'edit_file');
     if (args.old_string === args.new_string) {
       toolsFail('EDIT_NO_CHANGE', {

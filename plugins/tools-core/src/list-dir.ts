@@ -3,7 +3,7 @@ import type { ToolsConfig } from './config.js';
 import { GitignoreRules } from './gitignore.js';
 import { linesWithin, NOTE_RESERVE } from './output.js';
 import { walk, type WalkEntry } from './walk.js';
-import { resolveInWorkspace, statExisting } from './workspace-path.js';
+import { isProtected, resolveInWorkspace, statExisting } from './workspace-path.js';
 
 /** Deepest listing: beyond this a model is better served by glob. */
 const MAX_LIST_DEPTH = 10;
@@ -41,7 +41,7 @@ export function createListDirTool(config: Pick<ToolsConfig, 'maxEntries'>) {
     tier: 'read',
     visibility: 'model',
     async handler(args, context) {
-      const target = await resolveInWorkspace(context.workspace, args.path ?? '.', 'list_dir');
+      const target = await resolveInWorkspace(context, args.path ?? '.', 'list_dir');
       await statExisting(target, 'list_dir', 'directory');
       const unreadable: string[] = [];
       const lines: string[] = [];
@@ -51,6 +51,7 @@ export function createListDirTool(config: Pick<ToolsConfig, 'maxEntries'>) {
         start: target.real,
         maxDepth: args.depth ?? DEFAULT_LIST_DEPTH,
         rules: await GitignoreRules.forWalk(target.root, target.real),
+        skip: (path) => isProtected(target, path),
         signal: context.signal,
         operation: 'list_dir',
         onUnreadable: (display) => unreadable.push(`${display}/`),

@@ -40,7 +40,7 @@ export const readFileTool = definePrimitive({
   tier: 'read',
   visibility: 'model',
   async handler(args, context) {
-    const target = await resolveInWorkspace(context.workspace, args.path, 'read_file');
+    const target = await resolveInWorkspace(context, args.path, 'read_file');
     const text = await readTextFile(target, 'read_file');
     const lines = splitLines(text);
     if (lines.length === 0) return { content: '[empty file]', data: { path: target.display, totalLines: 0 } };

@@ -24,7 +24,7 @@ export const writeFileTool = definePrimitive({
   tier: 'mutate',
   visibility: 'model',
   async handler(args, context) {
-    const target = await resolveInWorkspace(context.workspace, args.path, 'write_file');
+    const target = await resolveInWorkspace(context, args.path, 'write_file');
     const fail = (error: unknown) => {
       throw fsError(error, { operation: 'write_file', display: target.display, expects: 'file' });
     };

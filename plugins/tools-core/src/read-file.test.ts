@@ -110,7 +110,7 @@ describe('read_file', () => {
 
   it('refuses a 32-byte key file without a NUL byte (log.key, the keychain key) instead of printing it as text', async () => {
     const ws = tempDir();
-    const key = createHash('sha256').update('a keychain key').digest().map((byte) => (byte === 0 ? 1 : byte));
+    const key = Buffer.from(createHash('sha256').update('a keychain key').digest().map((byte) => (byte === 0 ? 1 : byte)));
     expect(key.includes(0)).toBe(false);
     writeTree(ws, { 'log.key': key, 'controls.bin': Buffer.from([0x01, 0x02, 0x03, 0x41, 0x42, 0x43, 0x05, 0x06]) });
     await expectEnvelope(call(readFileTool, { path: 'log.key' }, callContext(ws)), 'VALIDATION_FAILED', 'FILE_IS_BINARY');

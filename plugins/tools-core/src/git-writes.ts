@@ -21,18 +21,19 @@ export function gitWritesStage(workspace: string): CheckStage {
   return {
     name: 'git-writes',
     slot: 'policy',
-    async check(call) {
+    // Synchronous for every other call, so the guard awaits nothing on the common path.
+    check(call) {
       const path = (call.args as { path?: unknown } | undefined)?.path;
-      if (!WRITERS.has(call.name) || typeof path !== 'string') return ALLOW;
-      const root = await realpath(workspace);
-      const lexical = resolve(root, path);
-      // A path that cannot be resolved is refused by the tool itself, with its own envelope.
-      const real = await realpathLoose(lexical).catch(() => lexical);
-      if (!inGitFolder(root, lexical) && !inGitFolder(root, real)) return ALLOW;
-      return {
-        kind: 'confirm',
-        reason: `${call.name} would change ${path} inside .git/, which decides what git runs (hooks, core.fsmonitor, aliases)`,
-      };
+      return !WRITERS.has(call.name) || typeof path !== 'string' ? ALLOW : judge(workspace, call.name, path);
     },
   };
+}
+
+async function judge(workspace: string, name: string, path: string): Promise<Verdict> {
+  const root = await realpath(workspace);
+  const lexical = resolve(root, path);
+  // A path that cannot be resolved is refused by the tool itself, with its own envelope.
+  const real = await realpathLoose(lexical).catch(() => lexical);
+  if (!inGitFolder(root, lexical) && !inGitFolder(root, real)) return ALLOW;
+  return { kind: 'confirm', reason: `${name} would change ${path} inside .git/, which decides what git runs (hooks, core.fsmonitor, aliases)` };
 }

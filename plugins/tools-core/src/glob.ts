@@ -30,8 +30,8 @@ export function createGlobTool(config: Pick<ToolsConfig, 'maxEntries'>) {
     name: 'glob',
     description:
       'Find files by glob pattern. Prints matching files, one per line, as paths relative to the workspace ' +
-      'root, sorted by path. Dotfiles match; gitignored files, .git and anything reached through a symlink ' +
-      `do not. At most ${config.maxEntries} paths; a final line in square brackets gives the total when there are more.`,
+      'root, sorted by path. Dotfiles match; gitignored files, .git, nodwyn\'s own folders and anything ' +
+      `reached through a symlink do not. At most ${config.maxEntries} paths; a final line in square brackets gives the total when there are more.`,
     input: GlobInput,
     tier: 'read',
     visibility: 'model',

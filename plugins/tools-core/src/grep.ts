@@ -51,7 +51,7 @@ export function createGrepTool(config: Pick<ToolsConfig, 'maxEntries'>) {
     description:
       'Search file contents with a JavaScript regular expression. Prints one line per match as ' +
       '`path:line:text` (path relative to the workspace root, line 1-based), files in path order. Skips ' +
-      'gitignored files, .git, binary files and symlinks. Stops at max_results, saying so in a final line in square brackets.',
+      'gitignored files, .git, nodwyn\'s own folders, binary files and symlinks. Stops at max_results, saying so in a final line in square brackets.',
     input: grepInput(config.maxEntries),
     tier: 'read',
     visibility: 'model',

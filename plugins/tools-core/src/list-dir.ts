@@ -35,8 +35,8 @@ export function createListDirTool(config: Pick<ToolsConfig, 'maxEntries'>) {
     description:
       'List a directory of the workspace, descending `depth` levels. One entry per line, as a path ' +
       'relative to the workspace root; directories end in "/", symlinks in "@" (symlinks are not followed). ' +
-      'Each directory comes before what it holds; siblings are sorted by name. Gitignored entries and .git ' +
-      `are left out. At most ${config.maxEntries} entries; a final line in square brackets says when more were left out.`,
+      'Each directory comes before what it holds; siblings are sorted by name. Gitignored entries, .git and ' +
+      `nodwyn's own folders (.nodwyn/, its data and config folders) are left out. At most ${config.maxEntries} entries; a final line in square brackets says when more were left out.`,
     input: ListDirInput,
     tier: 'read',
     visibility: 'model',

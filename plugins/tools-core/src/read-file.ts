@@ -35,7 +35,7 @@ export const readFileTool = definePrimitive({
     'columns, a tab, then the text (the number and tab are not part of the file: leave them out of ' +
     'edit_file\'s old_string). Shows up to 2000 lines by default; when more remain, a final line in ' +
     'square brackets says which start_line to read next. Lines over 2000 characters are cut. Binary ' +
-    'files are refused.',
+    'files and nodwyn\'s own folders (.nodwyn/, its data and config folders) are refused.',
   input: ReadFileInput,
   tier: 'read',
   visibility: 'model',

@@ -19,7 +19,8 @@ export const writeFileTool = definePrimitive({
   description:
     'Create a file, or replace all of an existing one, with the given content; missing parent directories ' +
     'are created. Answers whether the file was created or overwritten and how many bytes were written. To ' +
-    'change part of an existing file, use edit_file.',
+    'change part of an existing file, use edit_file. A write into .git/ needs the user\'s confirmation; ' +
+    'nodwyn\'s own folders (.nodwyn/, its data and config folders) are refused.',
   input: WriteFileInput,
   tier: 'mutate',
   visibility: 'model',

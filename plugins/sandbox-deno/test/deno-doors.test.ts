@@ -60,6 +60,8 @@ describe("Deno runner: the file doors pass nodwyn's guard and text layers", () =
     const code = "export default async (a, nodwyn) => { await nodwyn.writeFile('out/door.txt', 'door'); return [await nodwyn.readFile('plain-alias'), await nodwyn.readFile('out/door.txt')]; };";
     expectValue(await f.run({ code, grants: { read: true, write: true } }), ['plain\n', 'door']);
     expect(readFileSync(join(f.workspace, 'out', 'door.txt'), 'utf8')).toBe('door');
+    const together = "export default (a, nodwyn) => Promise.all(['notes/plain.txt', 'out/door.txt', 'plain-alias'].map((p) => nodwyn.readFile(p)));";
+    expectValue(await f.run({ code: together, grants: { read: true } }), ['plain\n', 'door', 'plain\n']);
   });
 
   it("refuses .nodwyn/ and nodwyn's data folder at the door, and writes into .git/ need a person", async () => {

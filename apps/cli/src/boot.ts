@@ -1,9 +1,9 @@
 import 'reflect-metadata';
 import { Kernel } from '@nodwyn/kernel';
-import { API_VERSION, EgressSenderToken } from '@nodwyn/plugin-api';
+import { API_VERSION, EgressSenderToken, type ProtectedFolder } from '@nodwyn/plugin-api';
 import { PluginHost } from '@nodwyn/plugin-host';
 import { mkdirSync, realpathSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { loadConfig, type Config } from './config.js';
 import { defaultDistribution } from './distribution.js';
 import { configPath, dataDir, logPaths } from './paths.js';
@@ -37,7 +37,7 @@ export async function boot(options: BootOptions = {}): Promise<Runtime> {
   // be able to put code in the agent by shipping its own node_modules. For the same reason the plugin
   // list comes from the user's config alone, whatever a repository's config says.
   const pluginRoot = dirname(configPath());
-  const kernel = Kernel.open({ ...logPaths(dir), workspace });
+  const kernel = Kernel.open({ ...logPaths(dir), workspace, protectedFolders: protectedFolders(dir, pluginRoot) });
   const host = new PluginHost({
     kernel: kernel.port(),
     apiVersion: API_VERSION,
@@ -64,6 +64,15 @@ export async function boot(options: BootOptions = {}): Promise<Runtime> {
       kernel.close();
     },
   };
+}
+
+/**
+ * nodwyn's own folders, which no file tool or sandbox door may reach: what they hold (bindings, keys, the
+ * log, plugins and the config that loads them) decides the agent's authority, so only the person edits it.
+ */
+function protectedFolders(data: string, config: string): ProtectedFolder[] {
+  const folders = [{ path: data, name: "nodwyn's data folder (its log, keys and bindings)" }];
+  return resolve(config) === resolve(data) ? folders : [...folders, { path: config, name: "nodwyn's config folder (its config.toml and plugins)" }];
 }
 
 function judgeSection(config: Config): Record<string, unknown> {

@@ -7,6 +7,7 @@ import {
   type PrimitiveDefinition,
   type PrimitiveInfo,
   type PrimitiveSource,
+  type ProtectedFolder,
   type PluginStore,
   type HostCall,
   type ProviderFactory,
@@ -34,6 +35,8 @@ export interface KernelOptions {
   readonly key?: Buffer;
   /** The workspace root; tools are confined to it. */
   readonly workspace: string;
+  /** nodwyn's data and config folders, handed to every call so file tools and sandbox doors refuse them. */
+  readonly protectedFolders?: readonly ProtectedFolder[];
   /** Largest tool output kept, in bytes. */
   readonly outputCap?: number;
 }
@@ -64,7 +67,14 @@ export class Kernel {
     this.primitives = new PrimitiveTable(({ name, previousOwner, owner }) =>
       append(KERNEL_STREAM, { type: 'primitive.replaced', actor: 'kernel', payload: { name, previous_owner: previousOwner, owner } }),
     );
-    this.guard = new Guard({ primitives: this.primitives, stages: this.stages, append, workspace: options.workspace, outputCap: options.outputCap ?? 256 * 1024 });
+    this.guard = new Guard({
+      primitives: this.primitives,
+      stages: this.stages,
+      append,
+      workspace: options.workspace,
+      protectedFolders: options.protectedFolders ?? [],
+      outputCap: options.outputCap ?? 256 * 1024,
+    });
     this.sessions = new SessionStore(log, append);
   }
 

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { Envelope } from '@nodwyn/protocol';
 import type { EgressTarget } from './egress.js';
+import type { ProtectedFolder } from './workspace-paths.js';
 
 /** How much harm a call can do. `destructive` and `irreversible` need a confirmation. */
 export type Tier = 'read' | 'mutate' | 'destructive' | 'irreversible';
@@ -36,6 +37,11 @@ export interface PrimitiveCallContext {
   readonly callId: string;
   /** The workspace root, a real path (symlinks resolved). */
   readonly workspace: string;
+  /**
+   * nodwyn's own folders outside the workspace's `.nodwyn/` (data and config folders), which file tools
+   * must refuse; the composition root names them. Check with `realProtectedFolders` + `protectedFolderOf`.
+   */
+  readonly protectedFolders?: readonly ProtectedFolder[];
   /** Aborted on cancel and on timeout; long work must stop when it fires. */
   readonly signal: AbortSignal;
   /** Largest `content` the kernel keeps; longer output is cut by the kernel anyway. */

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isInside, realpathLoose, touchesNodwynFolder } from './workspace-paths.js';
+import { isInside, protectedFolderOf, realpathLoose, realProtectedFolders, touchesNodwynFolder, WORKSPACE_NODWYN_FOLDER_NAME } from './workspace-paths.js';
 
 describe('isInside', () => {
   it.each([
@@ -36,6 +36,26 @@ describe('realpathLoose', () => {
       expect(await realpathLoose(join(root, 'link', 'new', 'file.txt'))).toBe(join(root, 'real', 'new', 'file.txt'));
       expect(await realpathLoose(join(root, 'dangling'))).toBe(join(root, 'nowhere', 'target'));
       await expect(realpathLoose(join(root, 'loop'))).rejects.toMatchObject({ code: 'ELOOP' });
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('protected folders', () => {
+  it("always include the workspace's .nodwyn/, resolve each folder's symlinks, and match without regard to case", async () => {
+    const root = realpathSync(mkdtempSync(join(tmpdir(), 'nodwyn-paths-')));
+    try {
+      mkdirSync(join(root, 'real-home'));
+      symlinkSync(join(root, 'real-home'), join(root, 'home'));
+      const folders = await realProtectedFolders(root, [{ path: join(root, 'home'), name: "nodwyn's data folder" }]);
+      expect(folders).toEqual([
+        { path: join(root, '.nodwyn'), name: WORKSPACE_NODWYN_FOLDER_NAME },
+        { path: join(root, 'real-home'), name: "nodwyn's data folder" },
+      ]);
+      expect(protectedFolderOf(join(root, 'REAL-HOME', 'log.key'), folders)?.name).toBe("nodwyn's data folder");
+      expect(protectedFolderOf(join(root, '.Nodwyn'), folders)?.name).toBe(WORKSPACE_NODWYN_FOLDER_NAME);
+      expect(protectedFolderOf(join(root, 'real-home2', 'x'), folders)).toBeUndefined();
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

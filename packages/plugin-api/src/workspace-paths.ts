@@ -12,6 +12,37 @@ const MAX_SYMLINK_HOPS = 40;
 /** nodwyn's own folder in a workspace (repository config), which sandboxed code never reaches. */
 export const NODWYN_FOLDER = '.nodwyn';
 
+/** One of nodwyn's own folders, which no file tool and no sandbox door may reach (ARCHITECTURE.md §6). */
+export interface ProtectedFolder {
+  /** Absolute path; checks compare its real path (see `realProtectedFolders`). */
+  readonly path: string;
+  /** What the folder is, for envelopes: `nodwyn's data folder ($NODWYN_HOME)`. */
+  readonly name: string;
+}
+
+/** How envelopes name the workspace's own `.nodwyn/`. */
+export const WORKSPACE_NODWYN_FOLDER_NAME = "the workspace's .nodwyn/ folder (its nodwyn configuration)";
+
+/**
+ * The folders to refuse for one call, by real path: the workspace's `.nodwyn/` and each of `folders`.
+ * Resolved once per call, so a walk can test every entry without touching the disk again; a folder that
+ * does not exist yet is judged by where it would be created.
+ */
+export async function realProtectedFolders(workspace: string, folders: readonly ProtectedFolder[] = []): Promise<ProtectedFolder[]> {
+  const all = [{ path: join(workspace, NODWYN_FOLDER), name: WORKSPACE_NODWYN_FOLDER_NAME }, ...folders];
+  return Promise.all(all.map(async (folder) => ({ name: folder.name, path: await realpathLoose(resolve(folder.path)) })));
+}
+
+/**
+ * The protected folder that holds `real` (a real path), if any. Compared without regard to case, so
+ * `.NODWYN/` on a case-insensitive file system (macOS, Windows) is caught too; on Linux that refuses a
+ * differently spelled folder as well, which costs nothing a person needs.
+ */
+export function protectedFolderOf(real: string, folders: readonly ProtectedFolder[]): ProtectedFolder | undefined {
+  const lower = real.toLowerCase();
+  return folders.find((folder) => isInside(folder.path.toLowerCase(), lower));
+}
+
 /** True when `path` is `root` or below it. Both must be absolute and normalized. */
 export function isInside(root: string, path: string): boolean {
   const rel = relative(root, path);

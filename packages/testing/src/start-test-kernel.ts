@@ -30,6 +30,8 @@ export interface TestKernelOptions {
   readonly dbPath?: string;
   /** The log's checkpoint key; random by default. Pass the same key to reopen a `dbPath` as a later process would. */
   readonly key?: Buffer;
+  /** nodwyn's data folder, refused to file tools like the CLI's; a fresh temp dir by default (it may lie inside the workspace). */
+  readonly dataDir?: string;
 }
 
 /** A running kernel and host for a test, with shortcuts for the common moves. */
@@ -61,9 +63,14 @@ export async function startTestKernel(options: TestKernelOptions = {}): Promise<
   const temp = mkdtempSync(join(tmpdir(), 'nodwyn-test-'));
   const workspace = options.workspace ?? join(temp, 'workspace');
   if (!options.workspace) mkdirSync(workspace);
-  const dataDir = join(temp, 'home');
-  mkdirSync(dataDir);
-  const kernel = Kernel.open({ dbPath: options.dbPath ?? ':memory:', key: options.key ?? randomBytes(32), workspace: realpathSync(workspace) });
+  const dataDir = options.dataDir ?? join(temp, 'home');
+  mkdirSync(dataDir, { recursive: true });
+  const kernel = Kernel.open({
+    dbPath: options.dbPath ?? ':memory:',
+    key: options.key ?? randomBytes(32),
+    workspace: realpathSync(workspace),
+    protectedFolders: [{ path: dataDir, name: "nodwyn's data folder" }],
+  });
   const settings = options.settings ?? {};
   const host = new PluginHost({ kernel: kernel.port(), apiVersion: API_VERSION, settings, workspace: realpathSync(workspace), dataDir });
   kernel.useSender(() => host.service(EgressSenderToken));

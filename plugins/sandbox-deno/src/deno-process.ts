@@ -11,12 +11,19 @@ export interface DenoProcessSpec {
   /** The whole environment of the process: nothing of the host's is inherited. */
   readonly env: Readonly<Record<string, string>>;
   readonly cwd: string;
-  /** The message the harness reads from stdin. */
+  /** The message the harness reads from stdin, as its first line. */
   readonly input: string;
+  /** Serves a door call the harness made (`call` record); its answer goes back as one line on stdin. */
+  readonly serve: (request: string) => Promise<DoorReply>;
+  /** The host's own envelope of a door failure the harness reported by `ref`, if it has one. */
+  readonly doorEnvelope: (ref: unknown) => Envelope | undefined;
   readonly nonce: string;
   readonly limits: SandboxLimits;
   readonly signal: AbortSignal;
 }
+
+/** The host's answer to one door call: the value, or a failure the harness throws (`ref` names the host's envelope). */
+export type DoorReply = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly code: string; readonly message: string; readonly ref: number };
 
 /** Why the host ended a process itself. */
 type Stop = { readonly kind: 'timeout' | 'cancel' | 'flood' } | { readonly kind: 'memory'; readonly rss: number };
@@ -88,9 +95,15 @@ class Watch {
     nonce: string,
     private readonly limits: SandboxLimits,
     readonly halt: (why: Stop) => void,
+    private readonly doors: Pick<DenoProcessSpec, 'doorEnvelope'> & { readonly call: (json: string) => void },
   ) {
     this.logs = new LogBuffer(limits.outputCap);
-    this.reader = new RecordReader(nonce, { log: (text) => this.logs.add(text), stray: (line) => this.logs.add(line), end: (json) => (this.#end ??= json) });
+    this.reader = new RecordReader(nonce, {
+      log: (text) => this.logs.add(text),
+      stray: (line) => this.logs.add(line),
+      end: (json) => (this.#end ??= json),
+      call: (json) => doors.call(json),
+    });
   }
 
   stdout(chunk: Buffer): void {
@@ -128,7 +141,10 @@ class Watch {
       return undefined;
     }
     if (report.truncated === true) this.logs.markTruncated();
-    if (!report.ok) return failure(reportedFailure(report, this.limits.outputCap), this.logs.text);
+    if (!report.ok) {
+      const hosts = report.kind === 'door' ? this.doors.doorEnvelope(report.ref) : undefined;
+      return failure(hosts ?? reportedFailure(report, this.limits.outputCap), this.logs.text);
+    }
     this.logs.shrinkTo(this.limits.outputCap - (typeof report.size === 'number' ? report.size : 0));
     return { ok: true, value: report.value, logs: this.logs.text, truncated: this.logs.truncated, taint: [] };
   }
@@ -149,10 +165,18 @@ export function runDenoProcess(spec: DenoProcessSpec): Promise<SandboxResult> {
       resolve(failure(endings.spawnFailed((error as Error).message), ''));
       return;
     }
+    // Door calls are answered in the order they came, one line each (the harness makes one at a time).
+    let answering = Promise.resolve();
+    const call = (json: string): void => {
+      answering = answering.then(async () => {
+        const reply = await spec.serve(json);
+        if (child.stdin?.writable) child.stdin.write(`${JSON.stringify(reply)}\n`);
+      });
+    };
     const watch = new Watch(spec.nonce, limits, (why) => {
       watch.stop ??= why;
       killGroup(child);
-    });
+    }, { doorEnvelope: spec.doorEnvelope, call });
     const timer = setTimeout(() => watch.halt({ kind: 'timeout' }), limits.timeoutMs);
     const onAbort = () => watch.halt({ kind: 'cancel' });
     spec.signal.addEventListener('abort', onAbort, { once: true });
@@ -163,13 +187,14 @@ export function runDenoProcess(spec: DenoProcessSpec): Promise<SandboxResult> {
     child.stdin?.on('error', () => {
       // The process died before reading its message (a crash at start, or a kill); its exit says why.
     });
-    child.stdin?.end(spec.input);
+    child.stdin?.write(`${spec.input}\n`);
     let spawnError: Error | undefined;
     child.on('error', (error) => {
       spawnError ??= error;
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
+      child.stdin?.destroy();
       spec.signal.removeEventListener('abort', onAbort);
       watchdog?.stop();
       resolve(watch.outcome(code, signal, child.pid === undefined ? spawnError : undefined));

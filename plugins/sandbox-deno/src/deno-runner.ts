@@ -1,4 +1,4 @@
-import { DEFAULT_SANDBOX_LIMITS, toEnvelope, type Envelope, type SandboxLimits, type SandboxResult, type SandboxRunner, type SandboxRunRequest } from '@nodwyn/plugin-api';
+import { DEFAULT_SANDBOX_LIMITS, isInside, toEnvelope, type Envelope, type SandboxLimits, type SandboxResult, type SandboxRunner, type SandboxRunRequest } from '@nodwyn/plugin-api';
 import { randomBytes } from 'node:crypto';
 import { realpathSync, statSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -10,8 +10,8 @@ import { runDenoProcess } from './deno-process.js';
 import { denoEnvelope, denoError, OPERATION, PLUGIN_NAME } from './errors.js';
 import { HARNESS_SOURCE } from './harness-source.js';
 import { normalizeNetHosts } from './net-hosts.js';
+import { DenoDoors } from './doors.js';
 import { endings } from './run-endings.js';
-import { isInside, scanWorkspaceLinks, type LinkDenials } from './workspace-links.js';
 
 /** How a Deno runner is set up. */
 export interface DenoRunnerOptions {
@@ -22,23 +22,20 @@ export interface DenoRunnerOptions {
   /** Paths no run may reach besides `.nodwyn/`: the plugin passes nodwyn's data directory. */
   readonly forbidden?: readonly string[];
   /**
-   * Accept runs granted both `read` and `net`. Deno's reads and requests never cross `apply()`, so the
-   * egress edge cannot see that a request carries a secret the run read from the workspace; by default
-   * such runs are refused (SANDBOX_UNGUARDED_EGRESS) and belong on the quickjs runner.
+   * Accept runs granted both `read` and `net`. Deno's requests never cross `apply()`, so the egress edge
+   * cannot see that a request carries what the run read from the workspace (redacted, but a secret L1
+   * does not recognise stays as it is); by default such runs are refused (SANDBOX_UNGUARDED_EGRESS) and
+   * belong on the quickjs runner.
    */
   readonly unguardedEgress?: boolean;
-  /** Bounds of the symlink scan before a run with file grants (defaults 200 000 entries, 2 000 links). */
-  readonly maxScanEntries?: number;
-  readonly maxScanLinks?: number;
 }
 
 /** Shown in listings and to the model: what this runner is for and what it contains. */
 export const DENO_RUNNER_DESCRIPTION =
-  "Deno in a fresh process per run, contained by Deno's permission flags derived from the grants: files only in the workspace " +
-  '(never .nodwyn/), network only to the granted hosts, no processes, environment, FFI or system information. Web APIs and Deno ' +
-  "APIs are available; imports only from the code itself (no network or npm). Reads and requests do not pass nodwyn's guard.";
-
-const NO_DENIALS: LinkDenials = { denyRead: [], denyWrite: [] };
+  "Deno in a fresh process per run, with no file permissions: nodwyn.readFile and writeFile go through nodwyn's guard as " +
+  "read_file and write_file (never .nodwyn/ nor nodwyn's folders). Deno's permission flags allow network only to the granted " +
+  'hosts, and no processes, environment, FFI or system information. Web APIs and Deno APIs are available; imports only from ' +
+  "the code itself (no network or npm). Requests do not pass nodwyn's egress edge.";
 
 function limitsOf(requested: Partial<SandboxLimits> | undefined): SandboxLimits {
   const limits = { ...DEFAULT_SANDBOX_LIMITS, ...requested };
@@ -90,8 +87,9 @@ function unguarded(): Envelope {
 /**
  * A `SandboxRunner` on Deno: every run is a fresh `deno run` of a small harness in its own temp folder,
  * with a DENO_DIR that cannot exist (so nothing a run stores, localStorage or caches included, outlives
- * it), an environment of five variables and none of the host's, and permission flags derived from the grants
- * (see `denoArgv` and `scanWorkspaceLinks`). The host enforces the limits from outside: a timer, the
+ * it), an environment of five variables and none of the host's, no file permissions (its file doors are
+ * served by the host through the guard, see `DenoDoors`), and a net flag derived from the grants (see
+ * `denoArgv`). The host enforces the limits from outside: a timer, the
  * signal, an output count and a resident-memory watchdog each kill the process group.
  */
 export function createDenoRunner(options: DenoRunnerOptions = {}): SandboxRunner {
@@ -113,15 +111,14 @@ export function createDenoRunner(options: DenoRunnerOptions = {}): SandboxRunner
     if (isInside(workspace, tempBase)) {
       throw denoError('SANDBOX_WORKSPACE_INVALID', { received_value: tempBase, remediation: 'The runner\'s temp folder lies inside the workspace, where another run could change a harness before it starts; set tempDir outside the workspace.' });
     }
-    const inside = forbidden.filter((path) => isInside(workspace, path));
-    const denials = read || write ? await scanWorkspaceLinks(workspace, { write, forbidden, maxEntries: options.maxScanEntries, maxLinks: options.maxScanLinks }) : NO_DENIALS;
+    const doors = new DenoDoors(request, forbidden);
     const runDir = await mkdtemp(join(tempBase, 'nodwyn-deno-'));
     try {
       const harness = join(runDir, 'harness.js');
       await writeFile(harness, HARNESS_SOURCE, { mode: 0o600 });
-      const argv = denoArgv({ harness, workspace, read, write, net, memoryMb: limits.memoryMb, denyRead: [...inside, ...denials.denyRead], denyWrite: [...inside, ...denials.denyWrite] });
+      const argv = denoArgv({ harness, net, memoryMb: limits.memoryMb });
       const nonce = randomBytes(16).toString('hex');
-      return await runDenoProcess({
+      const result = await runDenoProcess({
         binary,
         argv,
         // DENO_DIR under a file can never be created: Deno keeps its own caches in memory, and localStorage
@@ -129,11 +126,15 @@ export function createDenoRunner(options: DenoRunnerOptions = {}): SandboxRunner
         // sqlite caches a fresh DENO_DIR would get, ~5 ms measured).
         env: { DENO_DIR: join(harness, 'deno-dir'), HOME: runDir, NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1', DENO_NO_PACKAGE_JSON: '1' },
         cwd: runDir,
-        input: JSON.stringify({ nonce, code: request.code, args, workspace, forbidden, read, write, net, outputCap: limits.outputCap }),
+        input: JSON.stringify({ nonce, code: request.code, args, read, write, net, outputCap: limits.outputCap }),
         nonce,
         limits,
         signal: request.signal,
+        serve: (call) => doors.serve(call),
+        doorEnvelope: (ref) => doors.envelope(ref),
       });
+      // Whatever the run read marks all it returns, as with every runner whose doors cross the guard.
+      return { ...result, taint: doors.taint };
     } finally {
       await rm(runDir, { recursive: true, force: true });
     }

@@ -21,12 +21,12 @@ export const SandboxDenoErrorCode = {
   SANDBOX_UNGUARDED_EGRESS: 'PERMISSION_DENIED',
   /** A door path leaves the workspace: `..`, absolute, or a symlink that points out. */
   SANDBOX_PATH_OUTSIDE: 'PERMISSION_DENIED',
-  /** A door path reaches `.nodwyn/` (any case) or nodwyn's data directory. */
+  /** A door path reaches `.nodwyn/` (any case) or one of nodwyn's own folders. */
   SANDBOX_PATH_RESERVED: 'PERMISSION_DENIED',
-  /** A path Deno's flags cannot express (it holds a comma, Deno's list separator), so the run cannot be contained. */
-  SANDBOX_PATH_UNSUPPORTED: 'PRECONDITION_FAILED',
-  /** The workspace holds more entries or symlinks than the runner checks before a run with file grants. */
-  SANDBOX_WORKSPACE_TOO_LARGE: 'PRECONDITION_FAILED',
+  /** readFile met a line longer than read_file shows whole, so the file cannot be returned exactly. */
+  SANDBOX_READ_LINE_TOO_LONG: 'LIMIT_EXCEEDED',
+  /** read_file's answers could not be put back together into the whole file. */
+  SANDBOX_DOOR_ANSWER_INVALID: 'INTERNAL',
   /** The workspace is not an existing folder, or the runner's temp folder lies inside it. */
   SANDBOX_WORKSPACE_INVALID: 'PRECONDITION_FAILED',
   /** A door was called with arguments it cannot use (a path that is empty or holds a NUL, text that is not a string, a URL fetch cannot send). */

@@ -1,18 +1,21 @@
 /**
- * The module Deno runs. It reads one JSON message from stdin (nonce, code, args, grants, workspace, output
- * cap), takes what it needs from the globals before any of the code runs (so a run that replaces
- * JSON.stringify, Promise.prototype.then or console still gets its own ending reported), loads the code
- * from a blob: URL (a dynamic import, so Deno checks every file the code imports against the grants; a
+ * The module Deno runs. It reads one JSON line from stdin (nonce, code, args, grants, output cap), takes
+ * what it needs from the globals before any of the code runs (so a run that replaces JSON.stringify,
+ * Promise.prototype.then or console still gets its own ending reported), loads the code from a blob: URL (a dynamic import, so Deno checks every file the code imports against the grants; a
  * file on disk imported statically would be part of the initial module graph, which Deno loads without
  * checks), calls its default export with the args and the `nodwyn` door, and exits.
  *
  * It speaks in records on stdout, each on its own line after the marker `\x1e<nonce> `: `log <JSON
- * string>` as the code logs (so logs survive a timeout), then one `end <JSON report>`. The code never
+ * string>` as the code logs (so logs survive a timeout), `call <JSON>` for a door call, then one
+ * `end <JSON report>`. The code never
  * sees the nonce (it was read from stdin before the code loaded), so nothing it prints can pass for a
  * record; what it writes to stdout by other means arrives as plain lines.
  *
- * The doors check their arguments for clear envelopes; Deno's permission flags are what contain the
- * code, doors included, since the code can call Deno's APIs directly.
+ * readFile and writeFile are served by the host: a `call <JSON>` record asks, and the host answers one
+ * JSON line on stdin, after read_file or write_file ran through the guard. So what the code reads has
+ * passed the text layers and carries its taint, and writes meet the same checks as the model's own. The
+ * process has no file permissions at all; the code can read stdin itself, but that only loses it its own
+ * answers. Calls are made one at a time, so answers come back in order.
  */
 export const HARNESS_SOURCE = String.raw`
 const { apply } = Reflect;
@@ -22,13 +25,11 @@ const ErrorCtor = Error;
 const TypeErrorCtor = TypeError;
 const URLCtor = URL;
 const NotCapable = Deno.errors.NotCapable;
-const NotFound = Deno.errors.NotFound;
 const denoExit = Deno.exit;
 const inspect = Deno.inspect;
-const readTextFile = Deno.readTextFile;
-const writeTextFile = Deno.writeTextFile;
-const mkdir = Deno.mkdir;
-const realPath = Deno.realPath;
+const stdin = Deno.stdin;
+const readStdinAsync = Deno.stdin.read;
+const PromiseCtor = Promise;
 const stdout = Deno.stdout;
 const writeSync = Deno.stdout.writeSync;
 const nativeFetch = globalThis.fetch;
@@ -39,6 +40,8 @@ const decoder = new TextDecoder();
 const decode = TextDecoder.prototype.decode;
 const typedArray = Object.getPrototypeOf(Uint8Array.prototype);
 const subarray = typedArray.subarray;
+const bytesIndexOf = typedArray.indexOf;
+const bytesSet = typedArray.set;
 const byteCount = Object.getOwnPropertyDescriptor(typedArray, 'length').get;
 const doorInfo = new WeakMap();
 const wmGet = WeakMap.prototype.get;
@@ -50,30 +53,43 @@ const toLower = String.prototype.toLowerCase;
 const join = Array.prototype.join;
 const includes = Array.prototype.includes;
 const isArray = Array.isArray;
+const shift = Array.prototype.shift;
 
-// Read synchronously: the web streams behind Deno.stdin.readable cost ~11 ms to set up (measured).
-function readStdin() {
-  const chunks = [];
-  const buffer = new Uint8Array(65536);
-  let total = 0;
-  for (;;) {
-    const n = Deno.stdin.readSync(buffer);
-    if (n === null || n === 0) break;
-    chunks[chunks.length] = buffer.slice(0, n);
-    total += n;
-  }
-  const all = new Uint8Array(total);
-  let offset = 0;
-  for (let i = 0; i < chunks.length; i++) {
-    all.set(chunks[i], offset);
-    offset += chunks[i].length;
-  }
-  return apply(decode, decoder, [all]);
+let stdinRest = new Uint8Array(0);
+function takeLine() {
+  const at = apply(bytesIndexOf, stdinRest, [10]);
+  if (at < 0) return undefined;
+  const line = apply(decode, decoder, [apply(subarray, stdinRest, [0, at])]);
+  stdinRest = apply(subarray, stdinRest, [at + 1]);
+  return line;
 }
-const input = parse(readStdin());
+function keep(buffer, n) {
+  const all = new Uint8Array(apply(byteCount, stdinRest, []) + n);
+  apply(bytesSet, all, [stdinRest, 0]);
+  apply(bytesSet, all, [apply(subarray, buffer, [0, n]), apply(byteCount, stdinRest, [])]);
+  stdinRest = all;
+}
+// The first line synchronously: the web streams behind Deno.stdin.readable cost ~11 ms to set up (measured).
+function readFirstLine() {
+  const buffer = new Uint8Array(65536);
+  for (let line = takeLine(); ; line = takeLine()) {
+    if (line !== undefined) return line;
+    const n = stdin.readSync(buffer);
+    if (n === null || n === 0) throw new ErrorCtor('the host closed stdin before its message');
+    keep(buffer, n);
+  }
+}
+async function readLine() {
+  const buffer = new Uint8Array(65536);
+  for (let line = takeLine(); ; line = takeLine()) {
+    if (line !== undefined) return line;
+    const n = await apply(readStdinAsync, stdin, [buffer]);
+    if (n === null || n === 0) return undefined;
+    keep(buffer, n);
+  }
+}
+const input = parse(readFirstLine());
 const MARK = '\u001e' + input.nonce + ' ';
-const workspace = input.workspace;
-const forbidden = input.forbidden;
 const net = input.net;
 const cap = input.outputCap;
 let logBytes = 0;
@@ -116,9 +132,9 @@ function appendLog(values) {
   if (line !== '') emit('log ' + stringify(line));
 }
 
-function doorError(code, message, parameter, received) {
+function doorError(code, message, parameter, received, ref) {
   const error = new ErrorCtor(message);
-  apply(wmSet, doorInfo, [error, { code, message, parameter, received }]);
+  apply(wmSet, doorInfo, [error, { code, message, parameter, received, ref }]);
   return error;
 }
 function messageOf(error) {
@@ -147,7 +163,7 @@ function isDenial(error) {
 function failureOf(error, kind) {
   let door;
   try { door = apply(wmGet, doorInfo, [error]); } catch { door = undefined; }
-  if (door !== undefined) return { ok: false, kind: 'door', code: door.code, message: door.message, parameter: door.parameter, received: door.received };
+  if (door !== undefined) return { ok: false, kind: 'door', code: door.code, message: door.message, parameter: door.parameter, received: door.received, ref: door.ref };
   if (isDenial(error)) return { ok: false, kind: 'denied', message: messageOf(error) };
   return { ok: false, kind, message: messageOf(error), position: lineOf(error) };
 }
@@ -191,44 +207,36 @@ function relativeParts(path, parameter) {
   if (parts.length === 0) throw doorError('SANDBOX_DOOR_ARGUMENT', 'The path names the workspace itself; name a file in it.', parameter, path);
   return parts;
 }
-function isWithin(root, path) {
-  return path === root || apply(sliceText, path, [0, root.length + 1]) === root + '/';
-}
-function checkReal(real, path) {
-  if (!isWithin(workspace, real)) throw doorError('SANDBOX_PATH_OUTSIDE', 'The path goes through a symlink that points outside the workspace; only files inside the workspace are reachable.', 'path', path);
-  const rest = apply(split, apply(sliceText, real, [workspace.length + 1]), ['/']);
-  let reserved = apply(toLower, rest[0] || '', []) === '.nodwyn';
-  for (let i = 0; i < forbidden.length; i++) reserved = reserved || isWithin(forbidden[i], real);
-  if (reserved) throw doorError('SANDBOX_PATH_RESERVED', '.nodwyn/ and nodwyn\'s data directory are never reachable from sandboxed code, whatever the grants; use another path.', 'path', path);
-}
-function fsFailure(error, path) {
-  if (apply(wmGet, doorInfo, [error]) !== undefined) return error;
-  if (error instanceof NotCapable) return doorError('SANDBOX_ACCESS_DENIED', 'Deno refused: ' + error.message + '. Only the workspace is reachable, never .nodwyn/ nor a path through a symlink that Deno cannot contain.', 'path', path);
-  if (error instanceof NotFound) return doorError('SANDBOX_FILE_NOT_FOUND', 'No file at ' + path + ' in the workspace; check the path (relative to the workspace root).', 'path', path);
-  return doorError('SANDBOX_DOOR_ARGUMENT', messageOf(error) + ' (' + path + ')', 'path', path);
+// One host call at a time: the host answers in order, and no read of stdin is pending between calls, so a
+// run that waits on nothing still ends as one.
+let busy = false;
+const waiting = [];
+async function hostCall(op, args) {
+  if (busy) await new PromiseCtor((resolve) => { waiting[waiting.length] = resolve; });
+  busy = true;
+  try {
+    emit('call ' + stringify({ op, args }));
+    const line = await readLine();
+    if (line === undefined) throw doorError('SANDBOX_DOOR_ARGUMENT', 'The host stopped answering ' + op + '.', 'path', args.path);
+    const answer = parse(line);
+    if (!answer.ok) throw doorError(answer.code, answer.message, 'path', args.path, answer.ref);
+    return answer.value;
+  } finally {
+    const next = apply(shift, waiting, []);
+    if (next === undefined) busy = false;
+    else next();
+  }
 }
 
 async function readFile(path) {
   if (!input.read) throw doorError('SANDBOX_GRANT_MISSING', 'readFile needs the read grant, which this capability does not have; register it again asking for read.', 'grants.read');
-  const full = workspace + '/' + apply(join, relativeParts(path, 'path'), ['/']);
-  try {
-    checkReal(await realPath(full), path);
-    return await readTextFile(full);
-  } catch (error) {
-    throw fsFailure(error, path);
-  }
+  return hostCall('readFile', { path: apply(join, relativeParts(path, 'path'), ['/']) });
 }
 async function writeFile(path, text) {
   if (!input.write) throw doorError('SANDBOX_GRANT_MISSING', 'writeFile needs the write grant, which this capability does not have; register it again asking for write.', 'grants.write');
   const parts = relativeParts(path, 'path');
   if (typeof text !== 'string') throw doorError('SANDBOX_DOOR_ARGUMENT', 'writeFile takes the text as a string; convert the value first (JSON.stringify for data).', 'text', typeof text);
-  const full = workspace + '/' + apply(join, parts, ['/']);
-  try {
-    if (parts.length > 1) await mkdir(workspace + '/' + apply(join, parts.slice(0, -1), ['/']), { recursive: true });
-    await writeTextFile(full, text);
-  } catch (error) {
-    throw fsFailure(error, path);
-  }
+  await hostCall('writeFile', { path: apply(join, parts, ['/']), text });
 }
 async function fetchDoor(url, options) {
   if (!isArray(net) || net.length === 0) throw doorError('SANDBOX_GRANT_MISSING', 'fetch needs the net grant naming the host, which this capability does not have; register it again asking for the host.', 'grants.net');

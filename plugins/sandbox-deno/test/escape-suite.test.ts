@@ -8,6 +8,6 @@ describeSandboxRunnerConformance({
   hostPlugins: HOST_PLUGINS,
   uncontained: {
     'exfiltrate-env':
-      "Deno's own reads and requests never cross apply() and the egress edge, so the taint of what a run read is not seen; runs granted both read and net are refused up front (SANDBOX_UNGUARDED_EGRESS)",
+      "Deno's own requests never cross apply() and the egress edge, so the taint of what a run read does not stop them; runs granted both read and net are refused up front (SANDBOX_UNGUARDED_EGRESS)",
   },
 });

@@ -6,7 +6,7 @@ import { toolsCorePlugin } from '@nodwyn/plugin-tools-core';
 
 /**
  * The host plugins the escape suite starts the kernel with (file tools, keychain, egress edge, text
- * layers). The Deno runner calls none of them: its doors are Deno's own APIs under its flags. They are
- * there so the suite's kernel is the one a distribution runs.
+ * layers): the Deno runner's readFile and writeFile doors call read_file and write_file through them, so
+ * the suite's kernel is the one a distribution runs.
  */
 export const HOST_PLUGINS = [toolsCorePlugin, keychainPlugin, egressPlugin, redactL1Plugin, redactL2Plugin];

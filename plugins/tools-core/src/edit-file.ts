@@ -31,12 +31,13 @@ export const editFileTool = definePrimitive({
   description:
     'Replace an exact string in a file. old_string must occur exactly once (or set replace_all); when it ' +
     'does not occur, or occurs several times, nothing is written and the error says why. Answers the line ' +
-    'numbers of the replacements in the edited file.',
+    'numbers of the replacements in the edited file. An edit inside .git/ needs the user\'s confirmation; ' +
+    'nodwyn\'s own folders are refused.',
   input: EditFileInput,
   tier: 'mutate',
   visibility: 'model',
   async handler(args, context) {
-    const target = await resolveInWorkspace(context.workspace, args.path, 'edit_file');
+    const target = await resolveInWorkspace(context, args.path, 'edit_file');
     const original = await readTextFile(target, 'edit_file');
     if (args.old_string === args.new_string) {
       toolsFail('EDIT_NO_CHANGE', {

@@ -16,6 +16,8 @@ export const ToolsErrorCode = {
   PATH_OUTSIDE_WORKSPACE: 'PERMISSION_DENIED',
   /** A path inside the workspace reaches outside it through a symlink (maybe a dangling one). */
   PATH_SYMLINK_ESCAPE: 'PERMISSION_DENIED',
+  /** A path reaches one of nodwyn's own folders (a `.nodwyn/`, the data or config folder), by spelling or real path. */
+  PATH_PROTECTED: 'PERMISSION_DENIED',
   /** Resolving a path's symlinks went round in a loop. */
   PATH_SYMLINK_LOOP: 'VALIDATION_FAILED',
   /** The file does not exist. */

@@ -7,7 +7,7 @@ import type { ToolsConfig } from './config.js';
 import { throwIfCancelled, toolsFail } from './errors.js';
 import { GitignoreRules } from './gitignore.js';
 import { linesWithin, NOTE_RESERVE, plural } from './output.js';
-import { displayPath, resolveInWorkspace, statExisting } from './workspace-path.js';
+import { displayPath, isProtected, resolveInWorkspace, statExisting, type WorkspacePath } from './workspace-path.js';
 
 const GlobInput = z
   .object({
@@ -30,14 +30,14 @@ export function createGlobTool(config: Pick<ToolsConfig, 'maxEntries'>) {
     name: 'glob',
     description:
       'Find files by glob pattern. Prints matching files, one per line, as paths relative to the workspace ' +
-      'root, sorted by path. Dotfiles match; gitignored files, .git and anything reached through a symlink ' +
-      `do not. At most ${config.maxEntries} paths; a final line in square brackets gives the total when there are more.`,
+      'root, sorted by path. Dotfiles match; gitignored files, .git, nodwyn\'s own folders and anything ' +
+      `reached through a symlink do not. At most ${config.maxEntries} paths; a final line in square brackets gives the total when there are more.`,
     input: GlobInput,
     tier: 'read',
     visibility: 'model',
     async handler(args, context) {
       checkPattern(args.pattern);
-      const target = await resolveInWorkspace(context.workspace, args.path ?? '.', 'glob');
+      const target = await resolveInWorkspace(context, args.path ?? '.', 'glob');
       await statExisting(target, 'glob', 'directory');
       const rules = await GitignoreRules.forWalk(target.root, target.real);
       const found = await glob(args.pattern, {
@@ -46,7 +46,7 @@ export function createGlobTool(config: Pick<ToolsConfig, 'maxEntries'>) {
         onlyFiles: true,
         followSymbolicLinks: false,
         signal: context.signal,
-        fs: gitignoreFs(rules, target.real),
+        fs: gitignoreFs(rules, target),
       });
       throwIfCancelled(context.signal, 'glob');
       const paths = found
@@ -88,14 +88,14 @@ function render(paths: readonly string[], args: GlobArgs, maxEntries: number, ou
 }
 
 /**
- * A file system view for tinyglobby that hides gitignored entries and anything outside `base`. Filtering
+ * A file system view for tinyglobby that hides gitignored entries, nodwyn's own folders and anything outside the search directory. Filtering
  * `readdir` itself means ignored directories such as node_modules are never crawled, which a filter
  * applied to the results could not avoid. fdir, under tinyglobby, only ever calls
  * `readdir(path, { withFileTypes: true }, callback)`.
  */
-function gitignoreFs(rules: GitignoreRules, base: string): FileSystemAdapter {
+function gitignoreFs(rules: GitignoreRules, target: WorkspacePath): FileSystemAdapter {
   const filtered = (path: string, _options: unknown, callback: (error: Error | null, entries: Dirent[]) => void): void => {
-    keptEntries(path, rules, base).then(
+    keptEntries(path, rules, target).then(
       (entries) => callback(null, entries),
       (error: Error) => callback(error, []),
     );
@@ -103,11 +103,12 @@ function gitignoreFs(rules: GitignoreRules, base: string): FileSystemAdapter {
   return { readdir: filtered as unknown as FileSystemAdapter['readdir'] };
 }
 
-async function keptEntries(directory: string, rules: GitignoreRules, base: string): Promise<Dirent[]> {
-  if (!isInside(base, join(directory))) return [];
+async function keptEntries(directory: string, rules: GitignoreRules, target: WorkspacePath): Promise<Dirent[]> {
+  if (!isInside(target.real, join(directory))) return [];
   const kept: Dirent[] = [];
   for (const entry of await readdir(directory, { withFileTypes: true })) {
-    if (!(await rules.ignores(join(directory, entry.name), entry.isDirectory()))) kept.push(entry);
+    const path = join(directory, entry.name);
+    if (!isProtected(target, path) && !(await rules.ignores(path, entry.isDirectory()))) kept.push(entry);
   }
   return kept;
 }

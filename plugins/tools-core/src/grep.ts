@@ -8,7 +8,7 @@ import { GitignoreRules } from './gitignore.js';
 import { cutLine, linesWithin, NOTE_RESERVE, plural, splitLines } from './output.js';
 import { isBinary, MAX_TEXT_FILE_BYTES } from './text-file.js';
 import { walk } from './walk.js';
-import { resolveInWorkspace, statExisting, type WorkspacePath } from './workspace-path.js';
+import { isProtected, resolveInWorkspace, statExisting, type WorkspacePath } from './workspace-path.js';
 
 const DEFAULT_MAX_RESULTS = 100;
 /** Matched lines are cut shorter than read_file's: a search result only has to be recognised. */
@@ -51,13 +51,13 @@ export function createGrepTool(config: Pick<ToolsConfig, 'maxEntries'>) {
     description:
       'Search file contents with a JavaScript regular expression. Prints one line per match as ' +
       '`path:line:text` (path relative to the workspace root, line 1-based), files in path order. Skips ' +
-      'gitignored files, .git, binary files and symlinks. Stops at max_results, saying so in a final line in square brackets.',
+      'gitignored files, .git, nodwyn\'s own folders, binary files and symlinks. Stops at max_results, saying so in a final line in square brackets.',
     input: grepInput(config.maxEntries),
     tier: 'read',
     visibility: 'model',
     async handler(args, context) {
       const regex = compile(args);
-      const target = await resolveInWorkspace(context.workspace, args.path ?? '.', 'grep');
+      const target = await resolveInWorkspace(context, args.path ?? '.', 'grep');
       const stats = await statExisting(target, 'grep', 'file or directory');
       const search: Search = { matches: [], limit: args.max_results ?? DEFAULT_MAX_RESULTS, skippedLarge: [], unreadable: [], truncated: false };
       if (stats.isDirectory()) await searchTree(target, args, regex, search, context);
@@ -90,6 +90,7 @@ async function searchTree(target: WorkspacePath, args: GrepArgs, regex: RegExp, 
     start: target.real,
     maxDepth: Number.POSITIVE_INFINITY,
     rules: await GitignoreRules.forWalk(target.root, target.real),
+    skip: (path) => isProtected(target, path),
     signal: context.signal,
     operation: 'grep',
     onUnreadable: (display) => search.unreadable.push(`${display}/`),

@@ -17,8 +17,10 @@ interface Registered {
 /** A plugin context that records registered primitives; anything else a plugin might touch throws. */
 function recordingContext(settings: Record<string, unknown> = {}) {
   const registered: Registered[] = [];
+  const stages: string[] = [];
   const context = pluginContextFor(toolsCorePlugin, {
     settings,
+    guard: { addStage: (stage) => void stages.push(`guard-stage:${stage.name}`) },
     primitives: {
       register: (definition) => void registered.push(definition),
       addSource: () => {
@@ -27,26 +29,26 @@ function recordingContext(settings: Record<string, unknown> = {}) {
       list: () => [],
     },
   });
-  return { context, registered };
+  return { context, registered, stages };
 }
 
 const TIERS = { read_file: 'read', write_file: 'mutate', edit_file: 'mutate', list_dir: 'read', glob: 'read', grep: 'read', shell: 'destructive' };
 
 describe('toolsCorePlugin', () => {
-  it('declares its manifest: a primitive per tool and the permissions it uses', () => {
+  it('declares its manifest: a primitive per tool, the .git write stage and the permissions it uses', () => {
     expect(toolsCorePlugin.manifest).toMatchObject({
       name: '@nodwyn/plugin-tools-core',
       version: '0.1.0',
       apiVersion: '^0.1.0',
-      provides: TOOL_NAMES.map((name) => `primitive:${name}`),
+      provides: [...TOOL_NAMES.map((name) => `primitive:${name}`), 'guard-stage:git-writes'],
       permissions: ['fs.read', 'fs.write', 'process.spawn'],
     });
   });
 
   it('registers exactly what it provides, model-visible, with the declared tiers', async () => {
-    const { context, registered } = recordingContext();
+    const { context, registered, stages } = recordingContext();
     await toolsCorePlugin.register(context);
-    expect(registered.map((tool) => `primitive:${tool.name}`)).toEqual(toolsCorePlugin.manifest.provides);
+    expect([...registered.map((tool) => `primitive:${tool.name}`), ...stages]).toEqual(toolsCorePlugin.manifest.provides);
     for (const tool of registered) {
       expect(tool.name).toMatch(MODEL_NAME);
       expect(tool.visibility).toBe('model');

@@ -2,6 +2,7 @@ import { definePlugin } from '@nodwyn/plugin-api';
 import { parseToolsConfig } from './config.js';
 import { editFileTool } from './edit-file.js';
 import { PLUGIN_NAME } from './errors.js';
+import { gitWritesStage } from './git-writes.js';
 import { createGlobTool } from './glob.js';
 import { createGrepTool } from './grep.js';
 import { createListDirTool } from './list-dir.js';
@@ -14,7 +15,7 @@ export const TOOL_NAMES = ['read_file', 'write_file', 'edit_file', 'list_dir', '
 
 /**
  * The core coding tools, each confined to the workspace: read_file, write_file, edit_file, list_dir,
- * glob, grep and shell. Reads `[tools]` from the user's settings; a malformed section stops the plugin.
+ * glob, grep and shell, and the policy stage that asks before a write into `.git/`. Reads `[tools]` from the user's settings; a malformed section stops the plugin.
  */
 export const toolsCorePlugin = definePlugin({
   manifest: {
@@ -22,7 +23,7 @@ export const toolsCorePlugin = definePlugin({
     version: '0.1.0',
     apiVersion: '^0.1.0',
     description: 'The core coding tools: read_file, write_file, edit_file, list_dir, glob, grep and shell, confined to the workspace.',
-    provides: TOOL_NAMES.map((name) => `primitive:${name}`),
+    provides: [...TOOL_NAMES.map((name) => `primitive:${name}`), 'guard-stage:git-writes'],
     permissions: ['fs.read', 'fs.write', 'process.spawn'],
   },
   register(ctx) {
@@ -34,6 +35,7 @@ export const toolsCorePlugin = definePlugin({
     ctx.primitives.register(createGlobTool(config));
     ctx.primitives.register(createGrepTool(config));
     ctx.primitives.register(createShellTool(config.shell));
+    ctx.guard.addStage(gitWritesStage(ctx.workspace));
   },
 });
 

@@ -3,7 +3,7 @@ import type { ToolsConfig } from './config.js';
 import { GitignoreRules } from './gitignore.js';
 import { linesWithin, NOTE_RESERVE } from './output.js';
 import { walk, type WalkEntry } from './walk.js';
-import { resolveInWorkspace, statExisting } from './workspace-path.js';
+import { isProtected, resolveInWorkspace, statExisting } from './workspace-path.js';
 
 /** Deepest listing: beyond this a model is better served by glob. */
 const MAX_LIST_DEPTH = 10;
@@ -35,13 +35,13 @@ export function createListDirTool(config: Pick<ToolsConfig, 'maxEntries'>) {
     description:
       'List a directory of the workspace, descending `depth` levels. One entry per line, as a path ' +
       'relative to the workspace root; directories end in "/", symlinks in "@" (symlinks are not followed). ' +
-      'Each directory comes before what it holds; siblings are sorted by name. Gitignored entries and .git ' +
-      `are left out. At most ${config.maxEntries} entries; a final line in square brackets says when more were left out.`,
+      'Each directory comes before what it holds; siblings are sorted by name. Gitignored entries, .git and ' +
+      `nodwyn's own folders (.nodwyn/, its data and config folders) are left out. At most ${config.maxEntries} entries; a final line in square brackets says when more were left out.`,
     input: ListDirInput,
     tier: 'read',
     visibility: 'model',
     async handler(args, context) {
-      const target = await resolveInWorkspace(context.workspace, args.path ?? '.', 'list_dir');
+      const target = await resolveInWorkspace(context, args.path ?? '.', 'list_dir');
       await statExisting(target, 'list_dir', 'directory');
       const unreadable: string[] = [];
       const lines: string[] = [];
@@ -51,6 +51,7 @@ export function createListDirTool(config: Pick<ToolsConfig, 'maxEntries'>) {
         start: target.real,
         maxDepth: args.depth ?? DEFAULT_LIST_DEPTH,
         rules: await GitignoreRules.forWalk(target.root, target.real),
+        skip: (path) => isProtected(target, path),
         signal: context.signal,
         operation: 'list_dir',
         onUnreadable: (display) => unreadable.push(`${display}/`),

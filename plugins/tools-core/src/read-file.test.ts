@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdirSync, symlinkSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -105,6 +106,21 @@ describe('read_file', () => {
     const ws = tempDir();
     writeTree(ws, { 'img.png': Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x01]) });
     await expectEnvelope(call(readFileTool, { path: 'img.png' }, callContext(ws)), 'VALIDATION_FAILED', 'FILE_IS_BINARY');
+  });
+
+  it('refuses a 32-byte key file without a NUL byte (log.key, the keychain key) instead of printing it as text', async () => {
+    const ws = tempDir();
+    const key = Buffer.from(createHash('sha256').update('a keychain key').digest().map((byte) => (byte === 0 ? 1 : byte)));
+    expect(key.includes(0)).toBe(false);
+    writeTree(ws, { 'log.key': key, 'controls.bin': Buffer.from([0x01, 0x02, 0x03, 0x41, 0x42, 0x43, 0x05, 0x06]) });
+    await expectEnvelope(call(readFileTool, { path: 'log.key' }, callContext(ws)), 'VALIDATION_FAILED', 'FILE_IS_BINARY');
+    await expectEnvelope(call(readFileTool, { path: 'controls.bin' }, callContext(ws)), 'VALIDATION_FAILED', 'FILE_IS_BINARY');
+  });
+
+  it('still reads UTF-8 text with tabs, form feeds and colour codes', async () => {
+    const ws = tempDir();
+    writeTree(ws, { 'log.txt': 'naïve\t\u001b[31mred\u001b[0m\f\n' });
+    expect((await call(readFileTool, { path: 'log.txt' }, callContext(ws))).content).toContain('naïve');
   });
 
   it('refuses a file too large to load, pointing at grep', async () => {

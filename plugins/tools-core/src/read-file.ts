@@ -35,12 +35,12 @@ export const readFileTool = definePrimitive({
     'columns, a tab, then the text (the number and tab are not part of the file: leave them out of ' +
     'edit_file\'s old_string). Shows up to 2000 lines by default; when more remain, a final line in ' +
     'square brackets says which start_line to read next. Lines over 2000 characters are cut. Binary ' +
-    'files are refused.',
+    'files and nodwyn\'s own folders (.nodwyn/, its data and config folders) are refused.',
   input: ReadFileInput,
   tier: 'read',
   visibility: 'model',
   async handler(args, context) {
-    const target = await resolveInWorkspace(context.workspace, args.path, 'read_file');
+    const target = await resolveInWorkspace(context, args.path, 'read_file');
     const text = await readTextFile(target, 'read_file');
     const lines = splitLines(text);
     if (lines.length === 0) return { content: '[empty file]', data: { path: target.display, totalLines: 0 } };

@@ -8,10 +8,32 @@ export const MAX_TEXT_FILE_BYTES = 16 * 1024 * 1024;
 
 /** git's rule, and ripgrep's: a NUL byte in the first 8000 bytes means binary. */
 const BINARY_SNIFF_BYTES = 8000;
+/**
+ * Above this share of control bytes in the sniffed head, a file is binary even without a NUL. Random key
+ * bytes have no NUL in 88 % of 32-byte files, and a key must never be printed as if it were text.
+ */
+const MAX_CONTROL_SHARE = 0.1;
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 
-/** True when `content` looks binary. */
+/** C0 controls that text files hold: tab, newline, vertical tab, form feed, carriage return, escape (colour codes). */
+function isTextControl(byte: number): boolean {
+  return byte === 0x09 || byte === 0x0a || byte === 0x0b || byte === 0x0c || byte === 0x0d || byte === 0x1b;
+}
+
+/** True when `content` looks binary: a NUL byte, bytes that are not UTF-8, or many control bytes. */
 export function isBinary(content: Uint8Array): boolean {
-  return content.subarray(0, BINARY_SNIFF_BYTES).includes(0);
+  const head = content.subarray(0, BINARY_SNIFF_BYTES);
+  if (head.includes(0)) return true;
+  let controls = 0;
+  for (const byte of head) if ((byte < 0x20 && !isTextControl(byte)) || byte === 0x7f) controls++;
+  if (controls > head.length * MAX_CONTROL_SHARE) return true;
+  try {
+    strictUtf8.decode(content);
+    return false;
+  } catch {
+    // Not UTF-8: a key, an image or an archive, never text read_file could show faithfully.
+    return true;
+  }
 }
 
 /**

@@ -26,6 +26,8 @@ export interface WalkOptions {
   readonly start: string;
   readonly maxDepth: number;
   readonly rules: GitignoreRules;
+  /** Entries never listed nor entered, whatever the rules say (nodwyn's own folders). */
+  readonly skip: (path: string) => boolean;
   readonly signal: AbortSignal;
   readonly operation: string;
   /** Called with a directory below `start` that could not be read; the walk goes on without it. */
@@ -56,6 +58,7 @@ async function* walkDirectory(directory: string, depth: number, options: WalkOpt
   for (const entry of entries) {
     const path = join(directory, entry.name);
     const kind = kindOf(entry);
+    if (options.skip(path)) continue;
     if (await options.rules.ignores(path, kind === 'directory')) continue;
     yield { path, display: displayPath(options.root, path), kind, depth };
     if (kind === 'directory' && depth < options.maxDepth) yield* walkDirectory(path, depth + 1, options);

@@ -1,15 +1,28 @@
-import { isInside, realpathLoose } from '@nodwyn/plugin-api';
+import {
+  isInside,
+  protectedFolderOf,
+  realpathLoose,
+  realProtectedFolders,
+  touchesNodwynFolder,
+  WORKSPACE_NODWYN_FOLDER_NAME,
+  type PrimitiveCallContext,
+  type ProtectedFolder,
+} from '@nodwyn/plugin-api';
 import type { Stats } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import { relative, resolve, sep } from 'node:path';
 import { toolsFail } from './errors.js';
 import { fsError, type FsErrorContext } from './fs-errors.js';
 
+/** What a file tool needs of its call to confine a path: the workspace and nodwyn's own folders. */
+export type WorkspaceScope = Pick<PrimitiveCallContext, 'workspace' | 'protectedFolders'>;
 
-/** A path the model gave, proven to stay inside the workspace. */
+/** A path the model gave, proven to stay inside the workspace and out of nodwyn's own folders. */
 export interface WorkspacePath {
   /** The real workspace root. */
   readonly root: string;
+  /** nodwyn's folders by real path (the workspace's `.nodwyn/` first), for walks to leave out. */
+  readonly protected: readonly ProtectedFolder[];
   /** The real path: symlinks resolved, and for a path that does not exist yet, its missing tail appended. */
   readonly real: string;
   /** The path as the model spelled it, relative to the workspace with `/` separators (`.` for the root). */
@@ -27,15 +40,18 @@ export function displayPath(root: string, path: string): string {
  * is resolved. A path that does not exist yet is judged by where it would be created: its nearest existing
  * ancestor's real path plus the missing tail, and a dangling symlink by where its target would be. So a
  * symlinked parent directory or a dangling link to `/etc/x` cannot carry a write out of the workspace.
+ * nodwyn's own folders (any `.nodwyn/`, the data and config folders) are refused the same two ways,
+ * without regard to case: what they hold (bindings, keys, plugins) decides the agent's authority.
  *
  * @param param the argument that named the path, for the envelope (`$.path`).
  */
-export async function resolveInWorkspace(workspace: string, input: string, operation: string, param = '$.path'): Promise<WorkspacePath> {
+export async function resolveInWorkspace(scope: WorkspaceScope, input: string, operation: string, param = '$.path'): Promise<WorkspacePath> {
   const failure = { operation, failed_parameter: param, received_value: input };
   if (input.includes('\0')) {
     toolsFail('PATH_INVALID', { ...failure, remediation: 'The path holds a NUL byte; pass a plain path relative to the workspace.' });
   }
-  const root = await realpath(workspace);
+  const root = await realpath(scope.workspace);
+  const folders = await realProtectedFolders(root, scope.protectedFolders);
   const lexical = resolve(root, input);
   if (!isInside(root, lexical)) {
     toolsFail('PATH_OUTSIDE_WORKSPACE', {
@@ -45,6 +61,7 @@ export async function resolveInWorkspace(workspace: string, input: string, opera
     });
   }
   const display = displayPath(root, lexical);
+  refuseProtected(root, lexical, folders, { ...failure, display });
   const real = await realpathLoose(lexical).catch((error: unknown) => {
     throw fsError(error, { operation, display, expects: 'file', param });
   });
@@ -55,7 +72,31 @@ export async function resolveInWorkspace(workspace: string, input: string, opera
       remediation: `${display} goes through a symlink that points outside the workspace; use the real path of a file inside it.`,
     });
   }
-  return { root, real, display };
+  refuseProtected(root, real, folders, { ...failure, display });
+  return { root, protected: folders, real, display };
+}
+
+/** True when a walk must leave `path` (a real path) out: it is, or lies in, one of nodwyn's folders. */
+export function isProtected(target: WorkspacePath, path: string): boolean {
+  return touchesNodwynFolder(target.root, path) || protectedFolderOf(path, target.protected) !== undefined;
+}
+
+function refuseProtected(
+  root: string,
+  path: string,
+  folders: readonly ProtectedFolder[],
+  failure: { operation: string; failed_parameter: string; received_value: string; display: string },
+): void {
+  const name = isInside(root, path) && touchesNodwynFolder(root, path) ? WORKSPACE_NODWYN_FOLDER_NAME : protectedFolderOf(path, folders)?.name;
+  if (name === undefined) return;
+  const { display, ...rest } = failure;
+  toolsFail('PATH_PROTECTED', {
+    ...rest,
+    expected: 'a path outside nodwyn\'s own folders',
+    remediation:
+      `${display} lies in ${name}. nodwyn's file tools never read or change its own folders (they hold its bindings, keys, ` +
+      'log and plugins, which only the person sets); work on the project\'s files instead.',
+  });
 }
 
 /**

@@ -19,12 +19,13 @@ export const writeFileTool = definePrimitive({
   description:
     'Create a file, or replace all of an existing one, with the given content; missing parent directories ' +
     'are created. Answers whether the file was created or overwritten and how many bytes were written. To ' +
-    'change part of an existing file, use edit_file.',
+    'change part of an existing file, use edit_file. A write into .git/ needs the user\'s confirmation; ' +
+    'nodwyn\'s own folders (.nodwyn/, its data and config folders) are refused.',
   input: WriteFileInput,
   tier: 'mutate',
   visibility: 'model',
   async handler(args, context) {
-    const target = await resolveInWorkspace(context.workspace, args.path, 'write_file');
+    const target = await resolveInWorkspace(context, args.path, 'write_file');
     const fail = (error: unknown) => {
       throw fsError(error, { operation: 'write_file', display: target.display, expects: 'file' });
     };

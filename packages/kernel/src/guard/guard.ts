@@ -11,6 +11,7 @@ import {
   type ToolResult,
   type Verdict,
   type EgressTarget,
+  type ProtectedFolder,
 } from '@nodwyn/plugin-api';
 import { randomUUID } from 'node:crypto';
 import { KernelCodes } from '../errors.js';
@@ -56,6 +57,7 @@ export interface GuardDeps {
   readonly stages: StageSet;
   readonly append: (session: string, draft: AppendDraft) => void;
   readonly workspace: string;
+  readonly protectedFolders: readonly ProtectedFolder[];
   readonly outputCap: number;
 }
 
@@ -148,6 +150,7 @@ export class Guard {
       session: request.session,
       callId,
       workspace: this.deps.workspace,
+      protectedFolders: this.deps.protectedFolders,
       outputCap: this.deps.outputCap,
       taint: call.taint,
       apply: (name: string, args: unknown, options: { taint?: readonly string[] } = {}) =>

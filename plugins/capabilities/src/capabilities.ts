@@ -68,6 +68,20 @@ export class Capabilities {
     return widenedGrants(this.deps.registry.peek(args.name), this.#content(args));
   }
 
+  /**
+   * The version a person made to stop the name (disable or rm), when that is current. The model may not
+   * undo it: registering the name again needs a person, whatever the grants.
+   */
+  stopped(name: string): CapabilityVersion | undefined {
+    const current = this.deps.registry.peek(name);
+    return current && current.status !== 'active' ? current : undefined;
+  }
+
+  /** The newest version of the name that was active, the one a person can roll back to. */
+  lastActive(name: string): CapabilityVersion | undefined {
+    return this.deps.registry.history(name).findLast((v) => v.status === 'active');
+  }
+
   /** Whether the name is new to the registry (no version at all). */
   isNew(name: string): boolean {
     return this.deps.registry.head(name) === undefined;

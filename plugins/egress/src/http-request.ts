@@ -21,7 +21,7 @@ const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const DESCRIPTION =
   'Sends one HTTP request and returns the status, selected headers and body (text, cut at 64 KiB). ' +
   'Put credentials as {{secret:NAME}} handles in header, query, body or basic_auth values; nodwyn substitutes them ' +
-  'only if the secret class is bound to the destination. Same-origin redirects are followed (at most 5); cross-origin ones are returned, not followed.';
+  'only if the secret class is bound to the destination. Same-origin redirects are followed (at most 5) when the bindings of the secrets they carry cover the new path and method; other redirects are returned, not followed.';
 
 /**
  * The request a redirect hop sends, in handle form: the Location's URL (its query is the server's, so it

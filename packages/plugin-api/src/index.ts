@@ -12,6 +12,7 @@ export * from './json-path.js';
 export * from './judge.js';
 export * from './loop.js';
 export * from './manifest.js';
+export * from './net-grant.js';
 export * from './pricing.js';
 export * from './primitive.js';
 export * from './provider.js';

@@ -1,4 +1,4 @@
-import { EnvelopeError, jsonPath, MODEL_NAME, valueAt, type PrimitiveCallContext, type PrimitiveInfo, type SandboxGrants, type SandboxLimits, type Tier, type ToolResult } from '@nodwyn/plugin-api';
+import { EnvelopeError, jsonPath, MODEL_NAME, parseNetGrant, valueAt, type PrimitiveCallContext, type PrimitiveInfo, type SandboxGrants, type SandboxLimits, type Tier, type ToolResult } from '@nodwyn/plugin-api';
 import { describeGrants, normalGrants, widenedGrants, type CapabilityContent, type CapabilityVersion, type Example } from './capability.js';
 import { stripTypes } from './compile.js';
 import type { CapabilityConfig, RunnerId } from './config.js';
@@ -66,6 +66,20 @@ export class Capabilities {
   /** What a registration would add beyond the current version (for the confirmation policy). */
   widened(args: RegisterArgs): string[] {
     return widenedGrants(this.deps.registry.peek(args.name), this.#content(args));
+  }
+
+  /**
+   * The version a person made to stop the name (disable or rm), when that is current. The model may not
+   * undo it: registering the name again needs a person, whatever the grants.
+   */
+  stopped(name: string): CapabilityVersion | undefined {
+    const current = this.deps.registry.peek(name);
+    return current && current.status !== 'active' ? current : undefined;
+  }
+
+  /** The newest version of the name that was active, the one a person can roll back to. */
+  lastActive(name: string): CapabilityVersion | undefined {
+    return this.deps.registry.history(name).findLast((v) => v.status === 'active');
   }
 
   /** Whether the name is new to the registry (no version at all). */
@@ -145,7 +159,7 @@ export class Capabilities {
       description: args.description,
       input_schema: args.input_schema,
       code: args.code,
-      grants: normalGrants(args.grants ?? {}),
+      grants: normalGrants(spelledGrants(args.grants ?? {})),
       runner: args.runner ?? this.deps.config.runner,
       examples: args.examples,
     };
@@ -221,6 +235,14 @@ export class Capabilities {
       });
     }
   }
+}
+
+/**
+ * The grants with each host in the one spelling the runners enforce (lower case, IDNA), so the question a
+ * person answers names exactly what is granted. The input schema already refused entries that are not hosts.
+ */
+function spelledGrants(grants: SandboxGrants): SandboxGrants {
+  return grants.net ? { ...grants, net: grants.net.map((entry) => parseNetGrant(entry)?.text ?? entry) } : grants;
 }
 
 function checkExample(validator: ReturnType<typeof inputValidator>, example: Example, index: number): void {

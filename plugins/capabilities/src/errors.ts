@@ -11,6 +11,8 @@ export const CapabilityCode = {
   CAPABILITY_VERSION_NOT_FOUND: 'NOT_FOUND',
   /** The capability exists but its current version is disabled or removed. */
   CAPABILITY_DISABLED: 'PRECONDITION_FAILED',
+  /** The name was disabled or removed by a person; registering it again needs a person's confirmation. */
+  CAPABILITY_STOPPED: 'CONFIRMATION_REQUIRED',
   /** The name does not match the configured name format. */
   CAPABILITY_NAME_INVALID: 'VALIDATION_FAILED',
   /** The name is a tool another plugin provides. */

@@ -1,4 +1,4 @@
-import { definePrimitive, z, type PrimitiveDefinition } from '@nodwyn/plugin-api';
+import { definePrimitive, parseNetGrant, z, type PrimitiveDefinition } from '@nodwyn/plugin-api';
 import type { Capabilities } from './capabilities.js';
 import { RUNNERS, type CapabilityConfig } from './config.js';
 
@@ -29,7 +29,17 @@ const RegisterSchema = z
       .object({
         read: z.boolean().optional().describe('Read files in the workspace.'),
         write: z.boolean().optional().describe('Write files in the workspace.'),
-        net: z.array(z.string().min(1).max(253)).max(20).optional().describe('Hosts ("api.example.com" or "host:port") it may send requests to.'),
+        net: z
+          .array(
+            z
+              .string()
+              .min(1)
+              .max(260)
+              .refine((entry) => parseNetGrant(entry) !== undefined, { message: 'a plain host or host:port (no user@, path, scheme, wildcard or IPv4 shorthand)' }),
+          )
+          .max(20)
+          .optional()
+          .describe('Hosts ("api.example.com" or "host:port") it may send requests to.'),
       })
       .strict()
       .optional()

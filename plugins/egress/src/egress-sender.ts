@@ -1,18 +1,39 @@
-import { SECRET_HANDLE, type EgressSender, type Keychain, type OutgoingRequest, type TaintTracker } from '@nodwyn/plugin-api';
-import { handlesIn, revealAll } from './secrets.js';
-import { send } from './send.js';
+import { randomUUID } from 'node:crypto';
+import { SECRET_HANDLE, type EgressPosition, type EgressSender, type Keychain, type OutgoingRequest, type TaintTracker } from '@nodwyn/plugin-api';
+import type { HopCheck } from './egress-stage.js';
+import { handlesIn, revealAll, type RevealedSecret } from './secrets.js';
+import { hopHeaders, send, type FollowHop } from './send.js';
 
 /** Where the sender gets its collaborators, at call time. */
 export interface EgressSenderDeps {
   readonly keychain: () => Keychain;
   readonly tracker: () => TaintTracker | undefined;
+  readonly checkHop: HopCheck;
+}
+
+type Headers = readonly (readonly [string, string])[];
+
+function substitute(headers: Headers, secrets: ReadonlyMap<string, RevealedSecret>): (readonly [string, string])[] {
+  return headers.map(([name, value]) => [name, value.replace(SECRET_HANDLE, (handle, secret: string) => secrets.get(secret)?.value ?? handle)] as const);
+}
+
+/** A same-origin hop keeps the handles' values only where their binding covers its path and method. */
+function follower(deps: EgressSenderDeps, session: string, request: OutgoingRequest, secrets: ReadonlyMap<string, RevealedSecret>): FollowHop {
+  return async (hop) => {
+    const headers = hopHeaders(request.headers, hop);
+    const positions = headers.map(([name, value]): EgressPosition => ({ kind: 'header', name, value }));
+    const refused = await deps.checkHop({ session, id: randomUUID(), name: 'egress.sender', taint: [] }, { method: hop.method, url: hop.url.href, positions });
+    if (refused !== undefined) return { note: `The redirect to ${hop.url.pathname} (${hop.method}) was not followed: it would ${refused}.` };
+    return { method: hop.method, url: hop.url, headers: substitute(headers, secrets), ...(hop.bodyless || request.body === undefined ? {} : { body: request.body }) };
+  };
 }
 
 /**
  * The last hop of the kernel's guarded fetch (model providers, the judge): replaces `{{secret:NAME}}`
  * handles in header values, remembers each revealed value with the taint tracker so an echo of it is
- * caught, and sends with same-origin redirects only. The guard's egress stages have already checked the
- * request; a cross-origin redirect comes back as the 3xx, never followed with the credential.
+ * caught, and sends with same-origin redirects only, each hop checked against the bindings like the
+ * first. The guard's egress stages have already checked the first request; a redirect that is not
+ * followed comes back as the 3xx, never followed with the credential.
  */
 export function createEgressSender(deps: EgressSenderDeps): EgressSender {
   return {
@@ -21,8 +42,8 @@ export function createEgressSender(deps: EgressSenderDeps): EgressSender {
       const secrets = await revealAll(names, deps.keychain());
       const tracker = secrets.size > 0 ? deps.tracker() : undefined;
       for (const secret of secrets.values()) tracker?.remember(session, secret.value, [secret.class]);
-      const headers = request.headers.map(([name, value]) => [name, value.replace(SECRET_HANDLE, (handle, secret: string) => secrets.get(secret)?.value ?? handle)] as const);
-      const outcome = await send({ method: request.method, url: new URL(request.url), headers, body: request.body }, signal ?? new AbortController().signal);
+      const first = { method: request.method, url: new URL(request.url), headers: substitute(request.headers, secrets), body: request.body };
+      const outcome = await send(first, signal ?? new AbortController().signal, follower(deps, session, request, secrets));
       return outcome.response;
     },
   };

@@ -1,4 +1,4 @@
-import { isEnvelopeError, type CheckStage, type EgressTarget, type GuardCall, type Keychain, type SecretInfo, type TaintTracker, type Verdict } from '@nodwyn/plugin-api';
+import { EnvelopeError, isEnvelopeError, type CheckStage, type EgressTarget, type GuardCall, type Keychain, type SecretInfo, type TaintTracker, type Verdict } from '@nodwyn/plugin-api';
 import { isBound, type BindingTable } from './binding-table.js';
 import { allowed, insecure, positionOf, unbound, unknownSecret, viewOf, type Carried, type Decision, type DestinationView } from './decisions.js';
 import { destinationOf, isLoopback, isSecure, type Destination } from './destination.js';
@@ -19,15 +19,18 @@ export interface EgressStageDeps {
 
 const ALLOW: Verdict = { kind: 'allow' };
 
+/** What the decisions read of a call: a guarded call, or the redirect hop of one. */
+type CallFacts = Pick<GuardCall, 'session' | 'name' | 'taint'>;
+
 /** Lookups shared by every target of one call. */
 interface CallScope {
-  readonly call: GuardCall;
+  readonly call: CallFacts;
   readonly table: BindingTable;
   readonly tracker: TaintTracker | undefined;
   info(name: string): Promise<SecretInfo | undefined>;
 }
 
-function scopeOf(call: GuardCall, deps: EgressStageDeps): CallScope {
+function scopeOf(call: CallFacts, deps: EgressStageDeps): CallScope {
   const infos = new Map<string, Promise<SecretInfo | undefined>>();
   let keychain: Keychain | undefined;
   return {
@@ -109,7 +112,7 @@ function eventOf(decision: Decision, callId: string): Record<string, unknown> {
 }
 
 /** A dependency failed: deny with its envelope (or a generic one; a foreign message may quote anything). */
-function failClosed(call: GuardCall, error: unknown, deps: EgressStageDeps): Verdict {
+function failClosed(call: CallFacts & { readonly id: string }, error: unknown, deps: EgressStageDeps): Extract<Verdict, { kind: 'deny' }> {
   const env = isEnvelopeError(error)
     ? { ...error.envelope, plugin: error.envelope.plugin ?? PLUGIN_NAME }
     : egressEnvelope('EGRESS_CHECK_FAILED', {
@@ -142,5 +145,32 @@ export function createEgressStage(deps: EgressStageDeps): CheckStage {
       for (const decision of decisions) deps.record(call.session, eventOf(decision, call.id));
       return verdictOf(decisions);
     },
+  };
+}
+
+/** The call a redirect hop belongs to. */
+export interface HopCall extends CallFacts {
+  readonly id: string;
+}
+
+/**
+ * Checks a redirect hop (a same-origin path, and maybe method, the guard did not see) with the stage's
+ * own decisions, logged with `hop: true`. Returns undefined when everything the hop carries is bound
+ * there, otherwise why not; nobody is asked mid-request, so a hop that is not bound is not followed.
+ */
+export type HopCheck = (call: HopCall, target: EgressTarget) => Promise<string | undefined>;
+
+/** The hop check over the same bindings, keychain and tracker as the stage. */
+export function createHopCheck(deps: EgressStageDeps): HopCheck {
+  return async (call, target) => {
+    let decisions: Decision[];
+    try {
+      decisions = await decideTarget(target, scopeOf(call, deps), deps);
+    } catch (error) {
+      throw new EnvelopeError(failClosed(call, error, deps).envelope, { cause: error });
+    }
+    for (const decision of decisions) deps.record(call.session, { ...eventOf(decision, call.id), hop: true });
+    const refused = decisions.filter((d) => d.decision !== 'allow');
+    return refused.length === 0 ? undefined : [...new Set(refused.map((d) => d.reason))].join('; ');
   };
 }

@@ -3,7 +3,7 @@ import { createBindCommand } from './bind-command.js';
 import { readBindings } from './bindings-file.js';
 import { bindingsPath } from './config-dir.js';
 import { createEgressSender } from './egress-sender.js';
-import { createEgressStage } from './egress-stage.js';
+import { createEgressStage, createHopCheck } from './egress-stage.js';
 import { egressError, PLUGIN_NAME } from './errors.js';
 import { createHttpRequestTool } from './http-request.js';
 
@@ -50,17 +50,18 @@ export const egressPlugin = definePlugin({
     // Collaborators are looked up at call time: the tracker may come and go with optional plugins.
     const keychain = () => ctx.services.get(KeychainToken);
     const tracker = () => optionalTracker(ctx);
-    ctx.guard.addStage(
-      createEgressStage({
-        keychain,
-        tracker,
-        bindings: () => readBindings(bindingsPath()),
-        allowInsecureHttp: allowInsecureHttp(ctx.settings),
-        record: (session, payload) => ctx.events.append(session, 'egress.decided', payload),
-      }),
-    );
-    ctx.primitives.register(createHttpRequestTool({ keychain, tracker }));
-    ctx.services.provide(EgressSenderToken, createEgressSender({ keychain, tracker }));
+    const stageDeps = {
+      keychain,
+      tracker,
+      bindings: () => readBindings(bindingsPath()),
+      allowInsecureHttp: allowInsecureHttp(ctx.settings),
+      record: (session: string, payload: Record<string, unknown>) => ctx.events.append(session, 'egress.decided', payload),
+    };
+    ctx.guard.addStage(createEgressStage(stageDeps));
+    // Redirect hops are checked with the same decisions: the guard saw only the first request.
+    const checkHop = createHopCheck(stageDeps);
+    ctx.primitives.register(createHttpRequestTool({ keychain, tracker, checkHop }));
+    ctx.services.provide(EgressSenderToken, createEgressSender({ keychain, tracker, checkHop }));
     ctx.commands.register(createBindCommand(() => bindingsPath()));
   },
 });

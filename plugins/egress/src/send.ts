@@ -22,19 +22,37 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 /** Headers that describe a body, dropped with it when a redirect turns the request into a GET. */
 const BODY_HEADERS = new Set(['content-type', 'content-encoding', 'content-language', 'content-location']);
 
-/** The request a redirect asks for, per the fetch standard: 303 (and 301/302 after a POST) become a bodiless GET. */
-function redirected(request: WireRequest, status: number, url: URL): WireRequest {
-  const toGet = (status === 303 && request.method !== 'HEAD') || ((status === 301 || status === 302) && request.method === 'POST');
-  if (!toGet) return { ...request, url };
-  return { method: 'GET', url, headers: request.headers.filter(([name]) => !BODY_HEADERS.has(name.toLowerCase())) };
+/** Where a same-origin redirect leads: the method and URL of the next request, and whether its body is dropped. */
+export interface RedirectHop {
+  readonly method: string;
+  readonly url: URL;
+  readonly bodyless: boolean;
+}
+
+/**
+ * Decides one redirect hop: the request to send there (secrets substituted only where their binding
+ * covers the hop), or a note that says why the redirect was not followed.
+ */
+export type FollowHop = (hop: RedirectHop) => Promise<WireRequest | { readonly note: string }>;
+
+/** The hop a redirect asks for, per the fetch standard: 303 (and 301/302 after a POST) become a bodiless GET. */
+function hopOf(method: string, status: number, url: URL): RedirectHop {
+  const toGet = (status === 303 && method !== 'HEAD') || ((status === 301 || status === 302) && method === 'POST');
+  return toGet ? { method: 'GET', url, bodyless: true } : { method, url, bodyless: false };
+}
+
+/** The headers a request keeps on a hop: without the ones that describe a body it no longer has. */
+export function hopHeaders<T extends readonly [string, string]>(headers: readonly T[], hop: RedirectHop): T[] {
+  return hop.bodyless ? headers.filter(([name]) => !BODY_HEADERS.has(name.toLowerCase())) : [...headers];
 }
 
 /**
  * Sends a request and follows redirects itself (fetch's own following would carry credentials anywhere).
  * Only same-origin redirects are followed; a cross-origin one ends the exchange with the 3xx and a note,
- * so the next request to that origin is a new call the egress stage checks like any other.
+ * so the next request to that origin is a new call the egress stage checks like any other. Each
+ * same-origin hop is a new path (and maybe method) the guard did not see, so `follow` builds it.
  */
-export async function send(first: WireRequest, signal: AbortSignal): Promise<SendOutcome> {
+export async function send(first: WireRequest, signal: AbortSignal, follow: FollowHop): Promise<SendOutcome> {
   let request = first;
   for (let redirects = 0; ; redirects += 1) {
     const response = await fetch(request.url, { method: request.method, headers: request.headers.map(([k, v]) => [k, v]), body: request.body, redirect: 'manual', signal });
@@ -56,7 +74,9 @@ export async function send(first: WireRequest, signal: AbortSignal): Promise<Sen
         remediation: `The server redirected more than ${MAX_REDIRECTS} times within ${request.url.origin}; request the final URL directly.`,
       });
     }
+    const followed = await follow(hopOf(request.method, response.status, next));
+    if ('note' in followed) return { response, redirects, note: followed.note };
     await response.body?.cancel();
-    request = redirected(request, response.status, next);
+    request = followed;
   }
 }

@@ -31,6 +31,9 @@ describe('normalizeNetHosts', () => {
     ['a port past 65535', ['a.example:70000']],
     ['a flag', ['--allow-all']],
     ['a number', [80]],
+    ['userinfo that hides the real host', ['api.github.com@127.0.0.16:4000']],
+    ['IPv4 as one decimal number', ['2130706433']],
+    ['IPv4 in hex shorthand', ['0x7f.1']],
   ])('refuses %s', (_why, hosts) => {
     expect(codeOf(hosts)).toBe('SANDBOX_GRANT_INVALID $.grants.net[0]');
   });

@@ -29,4 +29,9 @@ describe('hostGranted', () => {
     expect(hostGranted(url('http://[::1]:9000/'), ['::1'])).toBe(false);
     expect(hostGranted(url('http://example.com/'), ['', 'exa mple.com', 'http://example.com'])).toBe(false);
   });
+
+  it('grants nothing for an entry that reads as one host and names another (userinfo, IPv4 shorthands)', () => {
+    expect(hostGranted(url('http://127.0.0.16:4000/'), ['api.github.com@127.0.0.16:4000'])).toBe(false);
+    expect(hostGranted(url('http://127.0.0.1/'), ['2130706433', '0x7f.1', '127.1'])).toBe(false);
+  });
 });

@@ -1,3 +1,4 @@
+import { netGrantCovers, parseNetGrant } from '@nodwyn/plugin-api';
 import { nodeError } from './errors.js';
 import type { DoorApply } from './read-text.js';
 
@@ -21,30 +22,15 @@ function invalid(remediation: string, parameter: string, received: unknown) {
   return nodeError('SANDBOX_DOOR_ARGUMENT', { failed_parameter: parameter, received_value: received, remediation });
 }
 
-function defaultPort(protocol: string): string {
-  return protocol === 'https:' ? '443' : '80';
-}
-
-/** A `net` grant entry: `host` (any port) or `host:port`; an entry that is not a host never matches. */
-function parseGrant(entry: string): { host: string; port?: string } | undefined {
-  try {
-    const explicit = /:(\d+)$/.exec(entry);
-    return { host: new URL(`http://${entry}`).hostname.toLowerCase(), ...(explicit ? { port: String(Number(explicit[1])) } : {}) };
-  } catch {
-    return undefined;
-  }
-}
-
 /**
- * True when `url` is one of the granted hosts. Names are compared as spelled, never resolved, so
- * `localhost` is not `127.0.0.1` and a DNS answer cannot widen a grant.
+ * True when `url` is one of the granted hosts, each entry read by plugin-api's `parseNetGrant` (the
+ * registry's parser; an entry that is not exactly `host[:port]` grants nothing). Names are compared as
+ * spelled, never resolved, so `localhost` is not `127.0.0.1` and a DNS answer cannot widen a grant.
  */
 export function hostGranted(url: URL, net: readonly string[]): boolean {
-  const host = url.hostname.toLowerCase();
-  const port = url.port || defaultPort(url.protocol);
   return net.some((entry) => {
-    const grant = parseGrant(entry);
-    return grant !== undefined && grant.host === host && (grant.port === undefined || grant.port === port);
+    const grant = parseNetGrant(entry);
+    return grant !== undefined && netGrantCovers(grant, url);
   });
 }
 

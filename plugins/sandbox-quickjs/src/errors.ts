@@ -14,6 +14,8 @@ export const SandboxErrorCode = {
   SANDBOX_PATH_OUTSIDE: 'PERMISSION_DENIED',
   /** A path names `.nodwyn/` (in any case, at any depth, directly or through a symlink). */
   SANDBOX_PATH_RESERVED: 'PERMISSION_DENIED',
+  /** A `net` grant entry is not exactly `host` or `host:port` (userinfo, a path, an IPv4 shorthand…). */
+  SANDBOX_GRANT_INVALID: 'VALIDATION_FAILED',
   /** nodwyn.fetch to a host that is not in the `net` grant. */
   SANDBOX_HOST_NOT_GRANTED: 'PERMISSION_DENIED',
   /** A door was called with arguments of the wrong shape. */

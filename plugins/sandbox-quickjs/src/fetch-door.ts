@@ -1,4 +1,4 @@
-import { EnvelopeError, type ApplyResult } from '@nodwyn/plugin-api';
+import { EnvelopeError, netGrantCovers, parseNetGrant, type ApplyResult, type NetGrant } from '@nodwyn/plugin-api';
 import type { QuickJSContext, QuickJSHandle } from 'quickjs-emscripten-core';
 import { doorCall, requireGrant, requireString, stringArgument, type DoorScope } from './door-call.js';
 import { sandboxError } from './errors.js';
@@ -33,17 +33,24 @@ function parseInit(text: string | undefined): FetchInit {
   return { method: method.toUpperCase(), ...(headers ? { headers: headers as Record<string, string> } : {}), ...(body === undefined ? {} : { body }) };
 }
 
-/** True when a `net` entry (`host` or `host:port`; no port means any port) covers the URL. */
-export function hostGranted(entry: string, url: URL): boolean {
-  const port = /:(\d+)$/.exec(entry.trim())?.[1];
-  let granted: URL;
-  try {
-    granted = new URL(`http://${entry.trim()}`);
-  } catch {
-    return false;
-  }
-  const effectivePort = url.port || (url.protocol === 'https:' ? '443' : '80');
-  return granted.hostname === url.hostname && (port === undefined || port === effectivePort);
+/**
+ * The run's `net` grant, each entry checked as `host[:port]` by the one parser the registry uses too, so
+ * what a person was asked about is what this runner grants.
+ *
+ * @throws EnvelopeError SANDBOX_GRANT_INVALID naming the first entry that is not a plain host
+ */
+export function netGrants(net: readonly string[] | undefined): NetGrant[] {
+  return (net ?? []).map((entry, index) => {
+    const grant = parseNetGrant(entry);
+    if (grant) return grant;
+    throw sandboxError('SANDBOX_GRANT_INVALID', {
+      operation: 'sandbox.run',
+      failed_parameter: `$.grants.net[${index}]`,
+      received_value: entry,
+      expected: '`host` or `host:port`: a lower-case name, a dotted-decimal IPv4 address or a bracketed IPv6 address',
+      remediation: 'Grant each network host as a plain name or address with an optional port ("api.example.com", "127.0.0.1:8080"); URLs, user@host, paths, wildcards and IPv4 shorthands like 2130706433 are refused.',
+    });
+  });
 }
 
 /** The URL, if it is http(s) and its host is granted; else the refusal. */
@@ -56,7 +63,7 @@ function grantedUrl(text: string, net: readonly string[] | undefined): string {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw badArgument('$.url', 'an absolute http:// or https:// URL', text);
   requireGrant((net?.length ?? 0) > 0, 'net', DOOR);
-  if (net?.some((entry) => hostGranted(entry, url))) return url.href;
+  if (netGrants(net).some((grant) => netGrantCovers(grant, url))) return url.href;
   throw sandboxError('SANDBOX_HOST_NOT_GRANTED', {
     operation: DOOR,
     failed_parameter: '$.url',

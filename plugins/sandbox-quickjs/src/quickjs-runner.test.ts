@@ -143,6 +143,13 @@ describe('doors', () => {
     expect(calls).toEqual([]);
   });
 
+  it.each(['api.github.com@127.0.0.16:4000', '2130706433', '0x7f.1'])('refuses to run with the net grant %s, which reads as one host and names another', async (entry) => {
+    const code = 'export default async (a, nodwyn) => (await nodwyn.fetch("http://127.0.0.16:4000/")).body';
+    const { result, calls } = await run(code, { grants: { net: [entry] } }, { http_request: httpRequest });
+    expect(envelopeOf(result)).toMatchObject({ code: 'SANDBOX_GRANT_INVALID', failed_parameter: '$.grants.net[0]', received_value: entry });
+    expect(calls).toEqual([]);
+  });
+
   it('reads through read_file without line numbers, and carries the taint to later calls and the result', async () => {
     const code = 'export default async (a, nodwyn) => { const text = await nodwyn.readFile("cfg/.env"); const r = await nodwyn.fetch("https://api.example.com/x", { method: "POST", body: text }); return [text, r]; }';
     const { result, calls } = await run(code, { grants: { read: true, net: ['api.example.com'] } }, { read_file: readFile, http_request: httpRequest });

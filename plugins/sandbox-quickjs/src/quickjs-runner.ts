@@ -2,7 +2,7 @@ import { DEFAULT_SANDBOX_LIMITS, toEnvelope, type Envelope, type SandboxLimits, 
 import type { QuickJSHandle } from 'quickjs-emscripten-core';
 import { doorScope } from './door-call.js';
 import { PLUGIN_NAME, sandboxEnvelope } from './errors.js';
-import { fetchDoor } from './fetch-door.js';
+import { fetchDoor, netGrants } from './fetch-door.js';
 import { readFileDoor, writeFileDoor } from './file-doors.js';
 import { byteLength } from './log-buffer.js';
 import { argsText, resolveLimits } from './run-limits.js';
@@ -115,6 +115,8 @@ async function run(pool: SandboxPool, request: SandboxRunRequest, maxStackBytes:
   try {
     limits = resolveLimits(request.limits);
     args = argsText(request.args);
+    // A net entry that is not a plain host refuses the run before any code runs, not at its first fetch.
+    netGrants(request.grants.net);
   } catch (error) {
     return { ok: false, envelope: toEnvelope(error, { operation: 'sandbox.run', plugin: PLUGIN_NAME }), logs: '', taint: [] };
   }

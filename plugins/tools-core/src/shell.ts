@@ -4,6 +4,7 @@ import { toolsError, toolsFail } from './errors.js';
 import { NOTE_RESERVE } from './output.js';
 import { isAllowedCommand } from './shell-allow-list.js';
 import { shellEnvironment } from './shell-env.js';
+import { gitHardening, repositoryConfigKeys, type GitHardening } from './shell-git.js';
 import { runShell, type ShellOutcome } from './shell-runner.js';
 
 /** Between SIGTERM and SIGKILL: long enough for a test runner to clean up, short enough not to stall a turn. */
@@ -55,6 +56,9 @@ export function createShellTool(config: ToolsConfig['shell']) {
     timeoutMs: config.maxTimeoutMs + KILL_GRACE_MS + 5000,
     async handler(args, context) {
       const timeoutMs = args.timeout_ms ?? config.defaultTimeoutMs;
+      const env = shellEnvironment(process.env, config.passEnv);
+      // Nobody looked at an allow-listed command before it ran, so the workspace's git config may not make it run anything.
+      const hardened = isAllowedCommand(args.command, config.allow) ? gitHardening(env, await repositoryConfigKeys(context.workspace, env, context.signal)) : undefined;
       const outcome = await runShell({
         command: args.command,
         cwd: context.workspace,
@@ -62,7 +66,7 @@ export function createShellTool(config: ToolsConfig['shell']) {
         signal: context.signal,
         outputBytes: Math.max(1024, context.outputCap - NOTE_RESERVE),
         killGraceMs: KILL_GRACE_MS,
-        env: shellEnvironment(process.env, config.passEnv),
+        env: hardened?.env ?? env,
       }).catch((error: unknown) => {
         throw toolsError('SHELL_SPAWN_FAILED', {
           operation: 'shell',
@@ -73,11 +77,17 @@ export function createShellTool(config: ToolsConfig['shell']) {
       // The final newline nearly every command prints carries nothing.
       const output = outcome.output.endsWith('\n') ? outcome.output.slice(0, -1) : outcome.output;
       return {
-        content: `${exitLine(outcome)}\n${output === '' ? '[no output]' : output}`,
+        content: `${exitLine(outcome)}\n${output === '' ? '[no output]' : output}${switchedOffNote(hardened)}`,
         data: { exitCode: outcome.exitCode, signal: outcome.exitSignal },
       };
     },
   });
+}
+
+/** Says which of the repository's git settings did not apply, so a changed result is not a mystery. */
+function switchedOffNote(hardened: GitHardening | undefined): string {
+  if (!hardened || hardened.switchedOff.length === 0) return '';
+  return `\n[nodwyn: allow-listed commands run without the repository's git settings that run programs; switched off: ${hardened.switchedOff.join(', ')}]`;
 }
 
 function exitLine(outcome: ShellOutcome): string {

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { boot } from '../boot.js';
+import { forTerminal } from '../terminal-text.js';
 import { guarded } from './guarded.js';
 
 /** Adds the subcommands plugins contributed (e.g. `nodwyn secret`), each run with the booted runtime. */
@@ -16,7 +17,7 @@ export async function addPluginCommands(program: Command): Promise<void> {
         command.run({
           args,
           options,
-          io: { stdin: process.stdin, write: (t) => process.stdout.write(t), error: (t) => process.stderr.write(t), interactive: Boolean(process.stdin.isTTY) },
+          io: { stdin: process.stdin, write: (t) => process.stdout.write(forTerminal(t)), error: (t) => process.stderr.write(forTerminal(t)), interactive: Boolean(process.stdin.isTTY) },
         }),
       );
     });

@@ -44,6 +44,22 @@ describe('model calls on the floor', () => {
     expect(assistant?.thinking).toEqual([thinking]);
   });
 
+  // A provider that hands over parsed arguments too deep for the log: logging the message used to throw,
+  // and the text that had streamed was lost with it.
+  it('ends the turn with TOOL_ARGS_TOO_DEEP when a provider hands over arguments too deep to log, keeping the text', async () => {
+    kernel = memoryKernel();
+    kernel.primitives.register('t', echo);
+    const session = kernel.sessions.create({ workspace: kernel.workspace });
+    let deep: unknown = 1;
+    for (let i = 0; i < 2000; i++) deep = { x: deep };
+    const provider = priced([[{ type: 'text', text: 'about to call' }, { type: 'tool_call', call: { id: 'a', name: 'echo', args: { deep } } }]]);
+    const result = await kernel.run({ session, prompt: 'go', provider, strategy: simpleLoop });
+    expect(result).toMatchObject({ reason: 'failed', envelope: { category: 'LIMIT_EXCEEDED', code: 'TOOL_ARGS_TOO_DEEP', plugin: 'priced' } });
+    const assistant = kernel.log.read(session).find((e) => e.type === 'message.assistant');
+    expect(assistant?.payload).toMatchObject({ text: 'about to call', tool_calls: [] });
+    expect(kernel.log.verify(session).ok).toBe(true);
+  });
+
   it('stops the run when the cost budget is spent', async () => {
     kernel = memoryKernel();
     kernel.primitives.register('t', echo);

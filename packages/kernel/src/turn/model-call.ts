@@ -1,4 +1,4 @@
-import { costUsd, EnvelopeError, toEnvelope, type AssistantMessage, type ModelProvider, type ModelRequest, type ThinkingBlock } from '@nodwyn/plugin-api';
+import { checkToolArgs, costUsd, EnvelopeError, toEnvelope, type AssistantMessage, type ModelProvider, type ModelRequest, type ThinkingBlock } from '@nodwyn/plugin-api';
 import type { FrontendEvent, ToolCall, Usage } from '@nodwyn/protocol';
 import { KernelCodes } from '../errors.js';
 
@@ -37,6 +37,9 @@ export async function streamModel(
       } else if (event.type === 'retry') {
         onEvent({ type: 'model.retry', session: request.session, attempt: event.attempt, delay_ms: Math.round(event.delayMs), reason: event.reason });
       } else if (event.type === 'tool_call') {
+        // Whatever the provider: arguments too deep or too large for the log end the call here, so the text
+        // that streamed before them is still logged.
+        checkToolArgs(event.call.args, { name: String(event.call.name), plugin: provider.id });
         toolCalls.push(uniqueCall(event.call, toolCalls));
       } else if (event.type === 'usage') {
         usage = event.usage;

@@ -1,6 +1,7 @@
 import { checkToolArgs, costUsd, EnvelopeError, toEnvelope, type AssistantMessage, type ModelProvider, type ModelRequest, type ThinkingBlock } from '@nodwyn/plugin-api';
 import type { FrontendEvent, ToolCall, Usage } from '@nodwyn/protocol';
 import { KernelCodes } from '../errors.js';
+import { StreamRedactor } from './stream-redactor.js';
 
 /** What arrived of a model call, finished or not. */
 export interface StreamedMessage extends AssistantMessage {
@@ -10,15 +11,28 @@ export interface StreamedMessage extends AssistantMessage {
 }
 
 /**
- * Streams one model call, forwarding deltas to the front end as they arrive. Never throws: a broken stream
- * comes back incomplete with its envelope, so the caller can log what arrived before failing the turn.
+ * Streams one model call, forwarding deltas to the front end as they arrive, each through `shown` (the text
+ * layers) first: a model can repeat a secret its endpoint was sent, and a person's screen is no place for
+ * it. Never throws: a broken stream comes back incomplete with its envelope, so the caller can log what
+ * arrived before failing the turn.
  */
 export async function streamModel(
   provider: ModelProvider,
   request: ModelRequest,
   signal: AbortSignal,
   onEvent: (event: FrontendEvent) => void,
+  shown: (text: string) => string = (text) => text,
 ): Promise<StreamedMessage> {
+  const deltas = new ShownDeltas(request.session, onEvent, shown);
+  try {
+    return await streamInto(provider, request, signal, deltas);
+  } finally {
+    deltas.flush();
+  }
+}
+
+async function streamInto(provider: ModelProvider, request: ModelRequest, signal: AbortSignal, deltas: ShownDeltas): Promise<StreamedMessage> {
+  const onEvent = deltas.onEvent;
   let text = '';
   const toolCalls: ToolCall[] = [];
   const thinking: ThinkingBlock[] = [];
@@ -29,9 +43,9 @@ export async function streamModel(
       if (signal.aborted) throw signal.reason;
       if (event.type === 'text') {
         text += event.text;
-        onEvent({ type: 'delta.text', session: request.session, text: event.text });
+        deltas.text(event.text);
       } else if (event.type === 'tool_call_delta') {
-        onEvent({ type: 'delta.tool_call', session: request.session, call_id: event.callId, name: event.name, args_fragment: event.argsFragment });
+        deltas.toolCall(event.callId, event.name, event.argsFragment);
       } else if (event.type === 'thinking') {
         thinking.push(event.block);
       } else if (event.type === 'retry') {
@@ -80,4 +94,45 @@ function uniqueCall(call: ToolCall, seen: readonly ToolCall[]): ToolCall {
   const base = typeof call.id === 'string' && call.id.length > 0 ? call.id : `call_${seen.length}`;
   const id = seen.some((c) => c.id === base) ? `${base}_${seen.length}` : base;
   return { id, name: String(call.name), args: call.args ?? {} };
+}
+
+/** The deltas of one call on their way to front ends: text and each call's arguments held and redacted apart. */
+class ShownDeltas {
+  readonly #text: StreamRedactor;
+  readonly #calls = new Map<string, StreamRedactor>();
+
+  constructor(
+    private readonly session: string,
+    readonly onEvent: (event: FrontendEvent) => void,
+    private readonly shown: (text: string) => string,
+  ) {
+    this.#text = new StreamRedactor(shown);
+  }
+
+  text(delta: string): void {
+    this.#emitText(this.#text.push(delta));
+  }
+
+  toolCall(callId: string, name: string | undefined, fragment: string): void {
+    let redactor = this.#calls.get(callId);
+    if (redactor === undefined) {
+      redactor = new StreamRedactor(this.shown);
+      this.#calls.set(callId, redactor);
+    }
+    // The name is announced at once (front ends show which tool is coming); the arguments when safe.
+    const ready = redactor.push(fragment);
+    if (name !== undefined || ready !== '') this.onEvent({ type: 'delta.tool_call', session: this.session, call_id: callId, name, args_fragment: ready });
+  }
+
+  flush(): void {
+    this.#emitText(this.#text.flush());
+    for (const [callId, redactor] of this.#calls) {
+      const rest = redactor.flush();
+      if (rest !== '') this.onEvent({ type: 'delta.tool_call', session: this.session, call_id: callId, args_fragment: rest });
+    }
+  }
+
+  #emitText(text: string): void {
+    if (text !== '') this.onEvent({ type: 'delta.text', session: this.session, text });
+  }
 }

@@ -60,6 +60,29 @@ describe('model calls on the floor', () => {
     expect(kernel.log.verify(session).ok).toBe(true);
   });
 
+  it('shows streamed deltas only after the log stages, a secret split across deltas included', async () => {
+    kernel = memoryKernel();
+    kernel.stages.add('l1', { name: 'mask', slot: 'log', filter: (d) => ({ ...d, payload: JSON.parse(JSON.stringify(d.payload).replaceAll('TOPSECRET', '[R]')) }) });
+    const session = kernel.sessions.create({ workspace: kernel.workspace });
+    const events: FrontendEvent[] = [];
+    const provider = priced([[{ type: 'text', text: 'key TOP' }, { type: 'text', text: 'SECRET ok\nmore' }, { type: 'stop', reason: 'end_turn' }]]);
+    const result = await kernel.run({ session, prompt: 'go', provider, strategy: simpleLoop, onEvent: (e) => events.push(e) });
+    const shown = events.flatMap((e) => (e.type === 'delta.text' ? [e.text] : []));
+    expect(shown).toEqual(['key [R] ok\n', 'more']);
+    expect(result.answer).toBe('key [R] ok\nmore');
+  });
+
+  it('fails the call closed, showing nothing, when a log stage throws on held text', async () => {
+    kernel = memoryKernel();
+    kernel.stages.add('l1', { name: 'fragile', slot: 'log', filter: (d) => { if (d.type === 'display.text') throw new Error('stage bug'); return d; } });
+    const session = kernel.sessions.create({ workspace: kernel.workspace });
+    const events: FrontendEvent[] = [];
+    const provider = priced([[{ type: 'text', text: 'no newline here' }, { type: 'stop', reason: 'end_turn' }]]);
+    const result = await kernel.run({ session, prompt: 'go', provider, strategy: simpleLoop, onEvent: (e) => events.push(e) });
+    expect(result).toMatchObject({ reason: 'failed', envelope: { code: 'LOG_FILTER_FAILED', plugin: 'l1' } });
+    expect(events.filter((e) => e.type === 'delta.text')).toEqual([]);
+  });
+
   it('stops the run when the cost budget is spent', async () => {
     kernel = memoryKernel();
     kernel.primitives.register('t', echo);

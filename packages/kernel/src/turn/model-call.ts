@@ -24,10 +24,14 @@ export async function streamModel(
   shown: (text: string) => string = (text) => text,
 ): Promise<StreamedMessage> {
   const deltas = new ShownDeltas(request.session, onEvent, shown);
+  const streamed = await streamInto(provider, request, signal, deltas);
   try {
-    return await streamInto(provider, request, signal, deltas);
-  } finally {
     deltas.flush();
+    return streamed;
+  } catch (error) {
+    // The text layers failed on the held text: it is not shown, and the call fails closed.
+    const env = toEnvelope(error, { operation: 'model.stream', code: KernelCodes.LOG_FILTER_FAILED });
+    return { ...streamed, toolCalls: [], stopReason: 'interrupted', complete: false, error: streamed.error ?? new EnvelopeError(env, { cause: error }) };
   }
 }
 
@@ -49,7 +53,7 @@ async function streamInto(provider: ModelProvider, request: ModelRequest, signal
       } else if (event.type === 'thinking') {
         thinking.push(event.block);
       } else if (event.type === 'retry') {
-        onEvent({ type: 'model.retry', session: request.session, attempt: event.attempt, delay_ms: Math.round(event.delayMs), reason: event.reason });
+        onEvent({ type: 'model.retry', session: request.session, attempt: event.attempt, delay_ms: Math.round(event.delayMs), reason: deltas.shown(event.reason) });
       } else if (event.type === 'tool_call') {
         // Whatever the provider: arguments too deep or too large for the log end the call here, so the text
         // that streamed before them is still logged.
@@ -104,7 +108,7 @@ class ShownDeltas {
   constructor(
     private readonly session: string,
     readonly onEvent: (event: FrontendEvent) => void,
-    private readonly shown: (text: string) => string,
+    readonly shown: (text: string) => string,
   ) {
     this.#text = new StreamRedactor(shown);
   }

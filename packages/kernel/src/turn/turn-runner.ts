@@ -70,8 +70,13 @@ function shownResult(deps: FloorDeps, result: RunResult): RunResult {
   const shown = deps.shown;
   if (!shown) return result;
   const text = (value: string) => shown(result.session, value);
-  const envelope = result.envelope && (Object.fromEntries(Object.entries(result.envelope).map(([k, v]) => [k, typeof v === 'string' ? text(v) : v])) as Envelope);
-  return { ...result, ...(result.answer !== undefined ? { answer: text(result.answer) } : {}), ...(envelope ? { envelope } : {}) };
+  try {
+    const envelope = result.envelope && (Object.fromEntries(Object.entries(result.envelope).map(([k, v]) => [k, typeof v === 'string' ? text(v) : v])) as Envelope);
+    return { ...result, ...(result.answer !== undefined ? { answer: text(result.answer) } : {}), ...(envelope ? { envelope } : {}) };
+  } catch (error) {
+    // The text layers failed: nothing of the answer is shown, and the person is told why.
+    return { session: result.session, reason: 'failed', envelope: toEnvelope(error, { code: KernelCodes.LOG_FILTER_FAILED }) };
+  }
 }
 
 function closeInterrupted(deps: FloorDeps, session: string): void {

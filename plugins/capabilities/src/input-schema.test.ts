@@ -25,6 +25,16 @@ describe('a capability input schema with model-written patterns', () => {
     expect(validator.safeParse({ ['x'.repeat(5000)]: 'ok' }).success).toBe(false);
   });
 
+  it('checks a pattern reached through a recursive $ref in linear time', () => {
+    const validator = inputValidator({
+      type: 'object',
+      properties: { tree: { $ref: '#/$defs/node' } },
+      $defs: { node: { type: 'object', properties: { name: { type: 'string', pattern: '^(a+)+$' }, child: { $ref: '#/$defs/node' } } } },
+    });
+    expect(validator.safeParse({ tree: { name: 'aa', child: { name: `${long}!` } } }).success).toBe(false);
+    expect(validator.safeParse({ tree: { name: 'aa', child: { name: long } } }).success).toBe(true);
+  });
+
   it('refuses a backreference or lookaround with VALIDATION_FAILED naming the pattern', () => {
     for (const pattern of ['(a)\\1', 'a(?=b)']) {
       const schema = { type: 'object', properties: { text: { type: 'string', pattern } } };

@@ -1,4 +1,6 @@
 import { startWireServer, type WireServer } from '@nodwyn/testing';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CliSandbox } from './cli.js';
 
@@ -57,5 +59,13 @@ describe('tool arguments nested 2,000 deep', () => {
     expect(box.run(['bind', 'add', 'control-plane', '--host', host, '--position', 'header:authorization', '--method', 'POST'], undefined, undefined, ENV).code).toBe(0);
     const out = await box.runAsync(['run', 'read it', '--provider', 'anthropic', '--base-url', api.url, '--api-key', 'anthropic', '--model', 'claude-sonnet-4-6'], undefined, ENV);
     expectRefusedButLogged(out);
+  });
+  it('larger than [budgets] max_tool_args_bytes end the turn with TOOL_ARGS_TOO_LARGE', () => {
+    writeFileSync(join(box.home, 'config.toml'), '[budgets]\nmax_tool_args_bytes = 200\n');
+    const script = box.script([{ text: 'Writing it.', toolCalls: [{ name: 'write_file', args: { path: 'a.txt', content: 'x'.repeat(500) } }] }]);
+    const out = box.run(['run', 'write it', '--script', script]);
+    expect(out.code, out.stderr).toBe(3);
+    expect(out.stderr).toMatch(/error LIMIT_EXCEEDED TOOL_ARGS_TOO_LARGE/);
+    expect(box.events(box.sessions()[0]!.id).find((e) => e.type === 'message.assistant')?.payload).toMatchObject({ text: 'Writing it.', tool_calls: [] });
   });
 });

@@ -10,11 +10,13 @@ export interface ToolArgsLimits {
 }
 
 /**
- * The limits every provider and the turn floor apply. The log refuses payloads nested deeper than 128
- * levels, and the text layers walk every string of a payload: arguments past these limits would fail
- * there, after the reply's text had already streamed, and leave no record of it.
+ * The limits every provider applies while it parses a reply. The log refuses payloads nested deeper than
+ * 128 levels, and the text layers walk every string of a payload: arguments past these limits would fail
+ * there, after the reply's text had already streamed, and leave no record of it. `maxBytes` is a ceiling
+ * on memory; the turn floor applies the run's own, smaller size budget (`maxToolArgsBytes`, 1 MiB unless
+ * configured) to every call.
  */
-export const TOOL_ARGS_LIMITS: ToolArgsLimits = { maxDepth: 64, maxBytes: 1024 * 1024 };
+export const TOOL_ARGS_LIMITS: ToolArgsLimits = { maxDepth: 64, maxBytes: 16 * 1024 * 1024 };
 
 /** Who refuses, for the envelope: the tool the model called and the plugin that parsed the reply. */
 export interface ToolArgsSource {

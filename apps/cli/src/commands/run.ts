@@ -125,6 +125,7 @@ function budgetsFrom(runtime: Runtime, flags: RunFlags): Partial<Budgets> {
     windowTokens: b.window_tokens,
     maxRetries: b.max_retries,
     maxCostUsd: pick(flags.maxCost, b.max_cost_usd),
+    maxToolArgsBytes: b.max_tool_args_bytes,
   };
   return Object.fromEntries(Object.entries(budgets).filter(([, v]) => v !== undefined));
 }

@@ -83,6 +83,16 @@ describe('model calls on the floor', () => {
     expect(events.filter((e) => e.type === 'delta.text')).toEqual([]);
   });
 
+  it('ends the turn with TOOL_ARGS_TOO_LARGE past the run\'s maxToolArgsBytes budget, keeping the text', async () => {
+    kernel = memoryKernel();
+    kernel.primitives.register('t', echo);
+    const session = kernel.sessions.create({ workspace: kernel.workspace });
+    const provider = priced([[{ type: 'text', text: 'big one' }, { type: 'tool_call', call: { id: 'a', name: 'echo', args: { text: 'x'.repeat(500) } } }]]);
+    const result = await kernel.run({ session, prompt: 'go', provider, strategy: simpleLoop, budgets: { maxToolArgsBytes: 200 } });
+    expect(result).toMatchObject({ reason: 'failed', envelope: { code: 'TOOL_ARGS_TOO_LARGE', expected: 'at most 200 bytes' } });
+    expect(kernel.log.read(session).find((e) => e.type === 'message.assistant')?.payload).toMatchObject({ text: 'big one', tool_calls: [] });
+  });
+
   it('stops the run when the cost budget is spent', async () => {
     kernel = memoryKernel();
     kernel.primitives.register('t', echo);

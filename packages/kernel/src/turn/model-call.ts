@@ -1,4 +1,15 @@
-import { checkToolArgs, costUsd, EnvelopeError, toEnvelope, type AssistantMessage, type ModelProvider, type ModelRequest, type ThinkingBlock } from '@nodwyn/plugin-api';
+import {
+  checkToolArgs,
+  costUsd,
+  EnvelopeError,
+  toEnvelope,
+  TOOL_ARGS_LIMITS,
+  type AssistantMessage,
+  type ModelProvider,
+  type ModelRequest,
+  type ThinkingBlock,
+  type ToolArgsLimits,
+} from '@nodwyn/plugin-api';
 import type { FrontendEvent, ToolCall, Usage } from '@nodwyn/protocol';
 import { KernelCodes } from '../errors.js';
 import { StreamRedactor } from './stream-redactor.js';
@@ -8,6 +19,14 @@ export interface StreamedMessage extends AssistantMessage {
   readonly complete: boolean;
   readonly error?: EnvelopeError;
   readonly thinking: readonly ThinkingBlock[];
+}
+
+/** How one model call's output is bounded and shown. */
+export interface StreamOptions {
+  /** Text on its way to a person, through the text layers; default: as is. */
+  readonly shown?: (text: string) => string;
+  /** Depth and size every tool call's arguments must keep to; default `TOOL_ARGS_LIMITS`. */
+  readonly argsLimits?: ToolArgsLimits;
 }
 
 /**
@@ -21,10 +40,10 @@ export async function streamModel(
   request: ModelRequest,
   signal: AbortSignal,
   onEvent: (event: FrontendEvent) => void,
-  shown: (text: string) => string = (text) => text,
+  options: StreamOptions = {},
 ): Promise<StreamedMessage> {
-  const deltas = new ShownDeltas(request.session, onEvent, shown);
-  const streamed = await streamInto(provider, request, signal, deltas);
+  const deltas = new ShownDeltas(request.session, onEvent, options.shown ?? ((text) => text));
+  const streamed = await streamInto(provider, request, signal, deltas, options.argsLimits ?? TOOL_ARGS_LIMITS);
   try {
     deltas.flush();
     return streamed;
@@ -35,7 +54,7 @@ export async function streamModel(
   }
 }
 
-async function streamInto(provider: ModelProvider, request: ModelRequest, signal: AbortSignal, deltas: ShownDeltas): Promise<StreamedMessage> {
+async function streamInto(provider: ModelProvider, request: ModelRequest, signal: AbortSignal, deltas: ShownDeltas, argsLimits: ToolArgsLimits): Promise<StreamedMessage> {
   const onEvent = deltas.onEvent;
   let text = '';
   const toolCalls: ToolCall[] = [];
@@ -57,7 +76,7 @@ async function streamInto(provider: ModelProvider, request: ModelRequest, signal
       } else if (event.type === 'tool_call') {
         // Whatever the provider: arguments too deep or too large for the log end the call here, so the text
         // that streamed before them is still logged.
-        checkToolArgs(event.call.args, { name: String(event.call.name), plugin: provider.id });
+        checkToolArgs(event.call.args, { name: String(event.call.name), plugin: provider.id }, argsLimits);
         toolCalls.push(uniqueCall(event.call, toolCalls));
       } else if (event.type === 'usage') {
         usage = event.usage;

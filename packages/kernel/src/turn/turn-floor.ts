@@ -3,6 +3,7 @@ import {
   type ApplyResult,
   type AssistantMessage,
   retryBudget,
+  TOOL_ARGS_LIMITS,
   type Confirmer,
   type EgressSender,
   type Envelope,
@@ -124,7 +125,10 @@ export class Floor implements TurnFloor {
     const fetch = createGuardedFetch({ guard: this.deps.guard, session: this.session, name: 'model.stream', confirmer: this.options.confirmer, sender: this.deps.sender });
     const request = { session: this.session, messages, tools: this.tools(), fetch, retries: this.#retries };
     const shown = this.deps.shown;
-    const streamed = await streamModel(provider, request, this.signal, this.options.onEvent ?? (() => undefined), shown && ((text) => shown(this.session, text)));
+    const streamed = await streamModel(provider, request, this.signal, this.options.onEvent ?? (() => undefined), {
+      shown: shown && ((text) => shown(this.session, text)),
+      argsLimits: { maxDepth: TOOL_ARGS_LIMITS.maxDepth, maxBytes: Math.min(budgets.maxToolArgsBytes, TOOL_ARGS_LIMITS.maxBytes) },
+    });
     if (streamed.complete || streamed.text.length > 0) {
       this.deps.append(this.session, { type: 'message.assistant', actor: 'model', payload: assistantPayload(streamed, provider) });
     }

@@ -8,6 +8,7 @@ import { loadConfig, type Config } from './config.js';
 import { defaultDistribution } from './distribution.js';
 import { configPath, dataDir, logPaths } from './paths.js';
 import { withRepoConfig } from './repo-config.js';
+import { forTerminal } from './terminal-text.js';
 
 /** A booted nodwyn: the kernel, the plugin host with the distribution loaded, and the config. */
 export interface Runtime {
@@ -31,7 +32,7 @@ export async function boot(options: BootOptions = {}): Promise<Runtime> {
   const userConfig = loadConfig(configPath());
   const workspace = realpathSync(process.cwd());
   // The workspace's .nodwyn/ config applies only once trusted; notices go to stderr, so --json stays pure.
-  const repoConfig = withRepoConfig(userConfig, workspace, (line) => process.stderr.write(`nodwyn: ${line}\n`));
+  const repoConfig = withRepoConfig(userConfig, workspace, (line) => process.stderr.write(`nodwyn: ${forTerminal(line)}\n`));
   const config = options.judge ? { ...repoConfig, judge: { ...judgeSection(repoConfig), mode: 'on' } } : repoConfig;
   // Third-party plugins resolve from the config folder, never the workspace: a cloned repository must not
   // be able to put code in the agent by shipping its own node_modules. For the same reason the plugin

@@ -1,4 +1,4 @@
-import { EnvelopeError, jsonPath, z } from '@nodwyn/plugin-api';
+import { EnvelopeError, jsonPath, TOOL_ARGS_LIMITS, z } from '@nodwyn/plugin-api';
 import { existsSync, readFileSync } from 'node:fs';
 import { parse, TomlError } from 'smol-toml';
 import { CliCodes } from './errors.js';
@@ -30,6 +30,7 @@ export const ConfigSchema = z
         window_tokens: positive.optional(),
         max_retries: z.number().int().nonnegative().optional(),
         max_cost_usd: z.number().positive().optional(),
+        max_tool_args_bytes: positive.max(TOOL_ARGS_LIMITS.maxBytes).optional(),
       })
       .strict()
       .optional(),

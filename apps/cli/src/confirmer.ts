@@ -1,5 +1,6 @@
 import type { Confirmer } from '@nodwyn/plugin-api';
 import { createInterface } from 'node:readline/promises';
+import { forTerminal } from './terminal-text.js';
 
 /**
  * `--yes`: every confirmation is granted, as the person said up front, except security questions (a
@@ -29,7 +30,7 @@ export function terminalConfirmer(): Confirmer {
     async confirm(request) {
       const args = JSON.stringify(request.args);
       const shown = args.length > 300 ? `${args.slice(0, 300)}…` : args;
-      return askYesNo(`\nnodwyn: ${request.reason}.\n  ${request.name} ${shown}\nAllow?`);
+      return askYesNo(forTerminal(`\nnodwyn: ${request.reason}.\n  ${request.name} ${shown}\nAllow?`));
     },
   };
 }

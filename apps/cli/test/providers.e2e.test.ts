@@ -43,7 +43,8 @@ describe('nodwyn run against real provider wire formats on loopback', () => {
 
   it('prints each delta once with --json, next to the log events, and logs each finished message', async () => {
     box = new CliSandbox();
-    const words = Array.from({ length: 200 }, (_, i) => `word${i} `);
+    // One line a delta: streamed text is let out (redacted) a line at a time, so each line stays one delta.
+    const words = Array.from({ length: 200 }, (_, i) => `word${i}\n`);
     const api = await server('openai-chat', [{ kind: 'stream', text: words, usage: { input: 10, output: 200 } }]);
     const out = await box.runAsync(['run', 'talk', '--provider', 'openai-compatible', '--base-url', api.url, '--model', 'm', '--json']);
     expect(out.code).toBe(0);
@@ -55,7 +56,7 @@ describe('nodwyn run against real provider wire formats on loopback', () => {
     expect(assistant[0]!.payload.text).toBe(words.join(''));
     // Linear output: a word appears once as a delta and once in each logged copy of the answer
     // (message.assistant and turn.ended), never again per later delta.
-    expect(out.stdout.split('word150 ').length - 1).toBe(3);
+    expect(out.stdout.split('word150\\n').length - 1).toBe(3);
   });
 
   it('sends an Anthropic key from the keychain only after the binding allows it, and never logs it', async () => {

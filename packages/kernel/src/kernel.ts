@@ -88,18 +88,32 @@ export class Kernel {
    * the write: an unfiltered event never reaches the log.
    */
   append(session: string, draft: AppendDraft): LogEvent {
+    const current = this.#filter(session, draft, 'the event was not written');
+    return this.log.append(session, { type: current.type, actor: current.actor, payload: current.payload });
+  }
+
+  /**
+   * Text for a person's eyes (streamed deltas, a command's output), through the same log stages (the text
+   * layers) as an event: nothing is shown that the log would not keep. A stage that throws refuses it.
+   */
+  shown(session: string, text: string): string {
+    const filtered = this.#filter(session, { type: 'display.text', actor: 'kernel', payload: { text } }, 'the text was not shown');
+    return String(filtered.payload.text);
+  }
+
+  #filter(session: string, draft: AppendDraft, refused: string): AppendDraft & { session: string } {
     let current = { session, ...draft };
     for (const { stage, owner } of this.stages.of('log')) {
       try {
         current = { ...stage.filter(current), session };
       } catch (error) {
         throw new EnvelopeError(
-          { category: 'INTERNAL', code: KernelCodes.LOG_FILTER_FAILED, plugin: owner, remediation: `The log stage "${stage.name}" failed; the event was not written.` },
+          { category: 'INTERNAL', code: KernelCodes.LOG_FILTER_FAILED, plugin: owner, remediation: `The log stage "${stage.name}" failed; ${refused}.` },
           { cause: error },
         );
       }
     }
-    return this.log.append(session, { type: current.type, actor: current.actor, payload: current.payload });
+    return current;
   }
 
   /** Applies one call through the guard. */
@@ -123,7 +137,14 @@ export class Kernel {
   }
 
   #floorDeps() {
-    return { sessions: this.sessions, guard: this.guard, primitives: this.primitives, append: (s: string, d: AppendDraft) => this.append(s, d), sender: () => this.#sender() };
+    return {
+      sessions: this.sessions,
+      guard: this.guard,
+      primitives: this.primitives,
+      append: (s: string, d: AppendDraft) => this.append(s, d),
+      shown: (s: string, text: string) => this.shown(s, text),
+      sender: () => this.#sender(),
+    };
   }
 
   /** The read-only log view plugins with `log.read` get. */

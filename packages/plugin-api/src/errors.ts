@@ -4,4 +4,8 @@ export const PluginApiCodes = {
   UNEXPECTED_ERROR: 'UNEXPECTED_ERROR',
   /** `definePlugin` was given a manifest that does not match `ManifestSchema`. */
   PLUGIN_MANIFEST_INVALID: 'PLUGIN_MANIFEST_INVALID',
+  /** A model's tool arguments nest objects and arrays deeper than `TOOL_ARGS_LIMITS.maxDepth` (LIMIT_EXCEEDED). */
+  TOOL_ARGS_TOO_DEEP: 'TOOL_ARGS_TOO_DEEP',
+  /** A model's tool arguments are larger than `TOOL_ARGS_LIMITS.maxBytes` (LIMIT_EXCEEDED). */
+  TOOL_ARGS_TOO_LARGE: 'TOOL_ARGS_TOO_LARGE',
 } as const;

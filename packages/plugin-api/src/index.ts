@@ -21,6 +21,7 @@ export * from './sandbox.js';
 export * from './services.js';
 export * from './store.js';
 export * from './tokens.js';
+export * from './tool-args.js';
 export * from './transport/index.js';
 export * from './version.js';
 export * from './workspace-paths.js';

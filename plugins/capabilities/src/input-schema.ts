@@ -1,5 +1,6 @@
 import { z } from '@nodwyn/plugin-api';
 import { capabilityError } from './errors.js';
+import { withLinearPatterns } from './linear-pattern.js';
 
 const MAX_SCHEMA_BYTES = 16 * 1024;
 const cache = new Map<string, z.ZodType>();
@@ -29,7 +30,7 @@ function buildValidator(schema: Readonly<Record<string, unknown>>, text: string)
   if (Buffer.byteLength(text) > MAX_SCHEMA_BYTES) throw invalid(`is larger than ${MAX_SCHEMA_BYTES} bytes`);
   if (schema.type !== 'object') throw invalid('does not describe an object (its "type" must be "object")');
   try {
-    return z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);
+    return withLinearPatterns(() => z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]));
   } catch (error) {
     throw invalid(`cannot be read: ${(error as Error).message}`, error);
   }

@@ -147,4 +147,15 @@ describe('registration policy', () => {
     const never = await start({ confirm: 'never' });
     expect((await never.apply('register_capability', READER)).ok).toBe(false);
   });
+  // zod's reader compiled the model's pattern with RegExp: admission and this preflight hung the host.
+  it('checks a model-written schema pattern in linear time at admission and in the preflight of every call', async () => {
+    const k = await start();
+    const input_schema = { type: 'object', properties: { text: { type: 'string', pattern: '^(a+)+$' } }, required: ['text'] };
+    const bad = refused(await k.apply('register_capability', { ...SLUGIFY, input_schema, examples: [{ args: { text: `${'a'.repeat(5000)}!` }, expect: 'x' }] }));
+    expect(bad).toMatchObject({ code: 'CAPABILITY_EXAMPLE_INVALID', failed_parameter: '$.examples[0].args.text' });
+    const examples = [{ args: { text: 'aaa' }, expect: 'aaa' }];
+    expect((await k.apply('register_capability', { ...SLUGIFY, input_schema, examples })).ok).toBe(true);
+    const call = refused(await k.apply('execute_capability', { name: 'slugify', args: { text: `${'a'.repeat(5000)}!` } }));
+    expect(call).toMatchObject({ category: 'VALIDATION_FAILED' });
+  });
 });

@@ -1,4 +1,5 @@
-import type { ModelStreamEvent, ThinkingBlock } from '@nodwyn/plugin-api';
+import { checkToolArgs, checkToolArgsText, TOOL_ARGS_LIMITS, type ModelStreamEvent, type ThinkingBlock } from '@nodwyn/plugin-api';
+import { PLUGIN_NAME } from './errors.js';
 
 /** A content block of the answer while it streams, by its kind. */
 export type StreamBlock =
@@ -52,6 +53,8 @@ export function applyDelta(block: StreamBlock, deltaValue: unknown): ModelStream
       if (block.kind !== 'tool_use') return undefined;
       const fragment = text(delta.partial_json);
       block.args += fragment;
+      // Refused as soon as it is too large, rather than held in memory until the block stops.
+      if (block.args.length > TOOL_ARGS_LIMITS.maxBytes) checkToolArgsText(block.args, { name: block.name, plugin: PLUGIN_NAME });
       return fragment === '' ? [] : [{ type: 'tool_call_delta', callId: block.id, argsFragment: fragment }];
     }
     case 'thinking_delta':
@@ -72,9 +75,15 @@ export function applyDelta(block: StreamBlock, deltaValue: unknown): ModelStream
  * A tool call's arguments once its block is complete. Arguments that are not JSON are passed on as their
  * raw text, so the guard's preflight answers the model VALIDATION_FAILED instead of running the tool with
  * `{}`. No fragments at all means the input came whole with the block's start (`{}` for a call without one).
+ * Arguments past `TOOL_ARGS_LIMITS` throw a LIMIT_EXCEEDED envelope, which ends the stream after its text.
  */
 function toolArgs(block: Extract<StreamBlock, { kind: 'tool_use' }>): unknown {
-  if (block.args === '') return block.input ?? {};
+  const source = { name: block.name, plugin: PLUGIN_NAME };
+  if (block.args === '') {
+    checkToolArgs(block.input ?? {}, source);
+    return block.input ?? {};
+  }
+  checkToolArgsText(block.args, source);
   try {
     return JSON.parse(block.args);
   } catch {

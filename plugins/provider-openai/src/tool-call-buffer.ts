@@ -1,4 +1,5 @@
-import type { ModelStreamEvent, ToolCall } from '@nodwyn/plugin-api';
+import { checkToolArgsText, TOOL_ARGS_LIMITS, type ModelStreamEvent, type ToolCall } from '@nodwyn/plugin-api';
+import { PLUGIN_NAME } from './errors.js';
 
 interface OpenCall {
   readonly id: string;
@@ -16,10 +17,12 @@ export interface ToolCallPiece {
 /**
  * A call with its arguments parsed. Arguments that are not valid JSON are kept as the raw text, so the
  * guard's preflight answers the model VALIDATION_FAILED instead of the call silently getting `{}`; an
- * empty argument text (a tool without parameters) is `{}`.
+ * empty argument text (a tool without parameters) is `{}`. Arguments past `TOOL_ARGS_LIMITS` throw a
+ * LIMIT_EXCEEDED envelope, which ends the stream after the text that arrived before them.
  */
 export function toolCall(id: string, name: string, argsText: string): ToolCall {
   if (argsText.trim() === '') return { id, name, args: {} };
+  checkToolArgsText(argsText, { name, plugin: PLUGIN_NAME });
   try {
     return { id, name, args: JSON.parse(argsText) as unknown };
   } catch {
@@ -61,6 +64,8 @@ export class ToolCallBuffer<K> {
     if (piece.name && !known.name) known.name = piece.name;
     if (fragment === '') return;
     known.args += fragment;
+    // Refused as soon as it is too large, rather than held in memory until the call ends.
+    if (known.args.length > TOOL_ARGS_LIMITS.maxBytes) checkToolArgsText(known.args, { name: known.name, plugin: PLUGIN_NAME });
     yield { type: 'tool_call_delta', callId: known.id, argsFragment: fragment };
   }
 

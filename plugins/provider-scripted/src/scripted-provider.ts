@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
-import type { ModelMessage, ModelProvider, ProviderFactory } from '@nodwyn/plugin-api';
-import { exhaustedError } from './errors.js';
+import { checkToolArgs, EnvelopeError, type ModelMessage, type ModelProvider, type ProviderFactory } from '@nodwyn/plugin-api';
+import { exhaustedError, PLUGIN_NAME } from './errors.js';
 import { loadScript, type LoadedScript } from './script.js';
 import { streamReply, type PlannedReply } from './stream-reply.js';
 import { fill, fillDeep, templateValues } from './template.js';
@@ -33,6 +33,8 @@ function planReply(loaded: LoadedScript, index: number, messages: readonly Model
     );
   }
   const values = templateValues(messages);
+  const refused = refusedArgs(reply.toolCalls ?? []);
+  if (refused) return { text: fill(reply.text ?? '', values), toolCalls: [], stopReason: 'tool_use', refused };
   // Ids depend only on the position in the script, so a replayed or restarted run names calls the same way.
   const toolCalls = (reply.toolCalls ?? []).map((call, i) => ({
     id: `call_${index}_${i}`,
@@ -45,4 +47,16 @@ function planReply(loaded: LoadedScript, index: number, messages: readonly Model
     usage: reply.usage,
     stopReason: toolCalls.length > 0 ? 'tool_use' : 'end_turn',
   };
+}
+
+// Arguments a real model could not send either (too deep or too large for the log) fail the reply after
+// its text, as from a real provider; checked before the placeholders are filled, which recurses.
+function refusedArgs(calls: readonly { name: string; args: unknown }[]): EnvelopeError | undefined {
+  try {
+    for (const call of calls) checkToolArgs(call.args, { name: call.name, plugin: PLUGIN_NAME });
+    return undefined;
+  } catch (error) {
+    if (error instanceof EnvelopeError) return error;
+    throw error;
+  }
 }

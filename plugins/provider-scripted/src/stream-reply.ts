@@ -1,4 +1,4 @@
-import type { ModelMessage, ModelRequest, ModelStreamEvent, ToolCall, Usage } from '@nodwyn/plugin-api';
+import type { EnvelopeError, ModelMessage, ModelRequest, ModelStreamEvent, ToolCall, Usage } from '@nodwyn/plugin-api';
 import { cancelledError } from './errors.js';
 import { replyIndex } from './reply-index.js';
 
@@ -8,6 +8,8 @@ export interface PlannedReply {
   readonly toolCalls: readonly ToolCall[];
   readonly usage?: Usage;
   readonly stopReason: string;
+  /** Why the reply's tool calls cannot be sent: the stream fails with it after the text. */
+  readonly refused?: EnvelopeError;
 }
 
 // Small enough that a short argument object still arrives in more than one delta, as from a real model.
@@ -24,6 +26,13 @@ export async function* streamReply(
 ): AsyncGenerator<ModelStreamEvent> {
   throwIfAborted(signal);
   const reply = plan(replyIndex(request.messages));
+  if (reply.refused) {
+    for (const text of words(reply.text)) {
+      throwIfAborted(signal);
+      yield { type: 'text', text };
+    }
+    throw reply.refused;
+  }
   for (const event of replyEvents(reply, request)) {
     throwIfAborted(signal);
     yield event;

@@ -75,6 +75,25 @@ describe('grep', () => {
     expect(envelope.failed_parameter).toBe('$.pattern');
   });
 
+  // With a backtracking engine each of these lines takes longer than the test's timeout (exponential in the
+  // line's length), and a synchronous match cannot be cancelled: the whole process hangs.
+  it('matches catastrophic patterns in linear time, with the right answer', async () => {
+    const ws = tempDir();
+    writeTree(ws, { 'a.txt': `${'a'.repeat(5000)}b\n${'a'.repeat(5000)}\n` });
+    expect((await call(grep, { pattern: '(a+)+$' }, callContext(ws))).content).toBe(`a.txt:2:${'a'.repeat(500)}… [4500 more characters]`);
+    expect((await call(grep, { pattern: '^(a|aa)*b' }, callContext(ws))).content).toBe(`a.txt:1:${'a'.repeat(500)}… [4501 more characters]`);
+    expect((await call(grep, { pattern: '(x+x+)+y' }, callContext(ws))).content).toMatch(/^\[no matches/);
+  });
+
+  it('names the pattern in a VALIDATION_FAILED envelope for backreferences and lookaround', async () => {
+    const ws = tempDir();
+    for (const pattern of ['(a)\\1', 'a(?=b)', '(?<!x)y']) {
+      const envelope = await expectEnvelope(call(grep, { pattern }, callContext(ws)), 'VALIDATION_FAILED', 'GREP_INVALID_REGEX');
+      expect(envelope.received_value).toBe(pattern);
+      expect(envelope.remediation).toContain('not supported');
+    }
+  });
+
   it('refuses paths outside the workspace, directly or through a symlink', async () => {
     const ws = ignoreFixture();
     await expectEnvelope(call(grep, { pattern: 'needle', path: '../' }, callContext(ws)), 'PERMISSION_DENIED', 'PATH_OUTSIDE_WORKSPACE');

@@ -2,6 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { relative, sep } from 'node:path';
 import { definePrimitive, z, type PrimitiveCallContext } from '@nodwyn/plugin-api';
 import picomatch from 'picomatch';
+import { RE2JS } from 're2js';
 import type { ToolsConfig } from './config.js';
 import { throwIfCancelled, toolsFail } from './errors.js';
 import { GitignoreRules } from './gitignore.js';
@@ -20,7 +21,7 @@ function grepInput(maxEntries: number) {
       pattern: z
         .string()
         .min(1)
-        .describe('JavaScript regular expression, tested against each line, e.g. "function\\s+load" or "TODO|FIXME". Escape . ( [ and the like to find them literally.'),
+        .describe('Regular expression (RE2 syntax: like JavaScript\'s, without lookaround or backreferences), tested against each line, e.g. "function\\s+load" or "TODO|FIXME". Escape . ( [ and the like to find them literally.'),
       path: z.string().min(1).optional().describe('File or directory to search, relative to the workspace root. Default: the workspace root.'),
       glob: z
         .string()
@@ -49,7 +50,7 @@ export function createGrepTool(config: Pick<ToolsConfig, 'maxEntries'>) {
   return definePrimitive({
     name: 'grep',
     description:
-      'Search file contents with a JavaScript regular expression. Prints one line per match as ' +
+      'Search file contents with a regular expression (RE2 syntax, matched in linear time). Prints one line per match as ' +
       '`path:line:text` (path relative to the workspace root, line 1-based), files in path order. Skips ' +
       'gitignored files, .git, nodwyn\'s own folders, binary files and symlinks. Stops at max_results, saying so in a final line in square brackets.',
     input: grepInput(config.maxEntries),
@@ -67,21 +68,23 @@ export function createGrepTool(config: Pick<ToolsConfig, 'maxEntries'>) {
   });
 }
 
-function compile(args: GrepArgs): RegExp {
+// The pattern is the model's: a backtracking engine (RegExp) would let `(a+)+$` hold the process past
+// every timeout, since a synchronous match never yields to the abort signal. RE2 matches in linear time.
+function compile(args: GrepArgs): RE2JS {
   try {
-    return new RegExp(args.pattern, args.case_insensitive ? 'i' : '');
+    return RE2JS.compile(args.pattern, args.case_insensitive ? RE2JS.CASE_INSENSITIVE : 0);
   } catch (error) {
     return toolsFail('GREP_INVALID_REGEX', {
       operation: 'grep',
       failed_parameter: '$.pattern',
       received_value: args.pattern,
-      expected: 'a JavaScript regular expression',
-      remediation: `${error instanceof Error ? error.message : 'Invalid regular expression'}. Fix the pattern, escaping ( [ { . * + ? \\ | to match them literally.`,
+      expected: 'an RE2 regular expression (no lookaround, no backreferences)',
+      remediation: `${error instanceof Error ? error.message : 'Invalid regular expression'}. Fix the pattern, escaping ( [ { . * + ? \\ | to match them literally; lookaround and backreferences are not supported.`,
     });
   }
 }
 
-async function searchTree(target: WorkspacePath, args: GrepArgs, regex: RegExp, search: Search, context: PrimitiveCallContext): Promise<void> {
+async function searchTree(target: WorkspacePath, args: GrepArgs, regex: RE2JS, search: Search, context: PrimitiveCallContext): Promise<void> {
   // Like ripgrep's --glob, a pattern without a slash ("*.ts") applies to file names at any depth.
   // picomatch's `basename` option would apply that to every pattern, so it is set only for those.
   const wanted = args.glob === undefined ? () => true : picomatch(args.glob, { dot: true, basename: !args.glob.includes('/') });
@@ -102,7 +105,7 @@ async function searchTree(target: WorkspacePath, args: GrepArgs, regex: RegExp, 
   }
 }
 
-async function searchFile(path: string, display: string, regex: RegExp, search: Search): Promise<void> {
+async function searchFile(path: string, display: string, regex: RE2JS, search: Search): Promise<void> {
   let content: Buffer;
   try {
     if ((await stat(path)).size > MAX_TEXT_FILE_BYTES) {

@@ -3,6 +3,7 @@ import type { LogEvent } from '@nodwyn/protocol';
 import { existsSync } from 'node:fs';
 import { EXIT } from '../exit-codes.js';
 import { formatTable } from '../output.js';
+import { forTerminal, jsonText } from '../terminal-text.js';
 import { dataDir, logPaths } from '../paths.js';
 import { guarded } from './guarded.js';
 
@@ -24,7 +25,7 @@ export function logListCommand(options: { json?: boolean }): Promise<number> {
   return guarded(options.json, async () =>
     withLog((_, sessions) => {
       const list = sessions.list();
-      if (options.json) process.stdout.write(`${JSON.stringify(list)}\n`);
+      if (options.json) process.stdout.write(`${jsonText(list)}\n`);
       else if (list.length === 0) process.stdout.write('no sessions yet\n');
       else {
         const rows = list.map((s) => [s.id, s.updated, String(s.events), s.forkedFrom ? `fork of ${s.forkedFrom.session}@${s.forkedFrom.seq}` : '', s.workspace]);
@@ -41,7 +42,7 @@ export function logShowCommand(id: string, options: { json?: boolean }): Promise
     withLog((log, sessions) => {
       if (id !== KERNEL_STREAM) sessions.get(id);
       const events = log.read(id);
-      if (options.json) process.stdout.write(events.map((e) => `${JSON.stringify(e)}\n`).join(''));
+      if (options.json) process.stdout.write(events.map((e) => `${jsonText(e)}\n`).join(''));
       else process.stdout.write(formatTable(['SEQ', 'TIME', 'TYPE', 'ACTOR', 'SUMMARY'], events.map((e) => [String(e.seq), e.ts, e.type, e.actor, summary(e)])));
       return EXIT.OK;
     }),
@@ -57,7 +58,7 @@ export function logVerifyCommand(id: string | undefined): Promise<number> {
         process.stdout.write(`log intact: ${report.sessions} session(s), ${report.events} event(s) verified\n`);
         return EXIT.OK;
       }
-      process.stdout.write(`log verification FAILED: session ${report.session}, seq ${report.seq}: ${report.problem} (${report.detail})\n`);
+      process.stdout.write(forTerminal(`log verification FAILED: session ${report.session}, seq ${report.seq}: ${report.problem} (${report.detail})\n`));
       return EXIT.CHECK_FAILED;
     }),
   );

@@ -2,6 +2,7 @@ import { modelsOf, type ModelInfo } from '@nodwyn/plugin-api';
 import { withRuntime } from '../boot.js';
 import { EXIT } from '../exit-codes.js';
 import { formatTable } from '../output.js';
+import { jsonText } from '../terminal-text.js';
 import { guarded } from './guarded.js';
 
 function usd(value: number | undefined): string {
@@ -25,7 +26,7 @@ export function modelsCommand(options: { json?: boolean }): Promise<number> {
         return { id: item.id, description: item.description, owner, default: config.provider?.default === item.id, model: chosen, models: modelsOf(item.id, item.models ?? [], config) };
       });
       if (options.json) {
-        process.stdout.write(`${JSON.stringify(providers, null, 2)}\n`);
+        process.stdout.write(`${jsonText(providers, 2)}\n`);
         return EXIT.OK;
       }
       const row = (id: string, model: ModelInfo | undefined, marked: boolean, note: string) => [

@@ -1,10 +1,14 @@
 import type { Command } from 'commander';
+import { KERNEL_STREAM } from '@nodwyn/kernel';
 import { boot } from '../boot.js';
+import { forTerminal } from '../terminal-text.js';
 import { guarded } from './guarded.js';
 
 /** Adds the subcommands plugins contributed (e.g. `nodwyn secret`), each run with the booted runtime. */
 export async function addPluginCommands(program: Command): Promise<void> {
   const runtime = await boot();
+  // A command's output can carry what a capability or a file produced: text layers, then visible escapes.
+  const forPerson = (text: string) => forTerminal(runtime.kernel.shown(KERNEL_STREAM, text));
   for (const { item: command } of runtime.kernel.commands.list()) {
     const sub = program.command(command.name).description(command.description);
     for (const arg of command.arguments ?? []) sub.argument(arg.endsWith('...') ? `[${arg}]` : `<${arg}>`);
@@ -16,7 +20,7 @@ export async function addPluginCommands(program: Command): Promise<void> {
         command.run({
           args,
           options,
-          io: { stdin: process.stdin, write: (t) => process.stdout.write(t), error: (t) => process.stderr.write(t), interactive: Boolean(process.stdin.isTTY) },
+          io: { stdin: process.stdin, write: (t) => process.stdout.write(forPerson(t)), error: (t) => process.stderr.write(forPerson(t)), interactive: Boolean(process.stdin.isTTY) },
         }),
       );
     });

@@ -1,6 +1,7 @@
 import { withRuntime } from '../boot.js';
 import { EXIT } from '../exit-codes.js';
 import { formatTable } from '../output.js';
+import { jsonText } from '../terminal-text.js';
 import { guarded } from './guarded.js';
 
 /** `nodwyn plugins`: name, version, apiVersion and state of each plugin of the distribution. */
@@ -8,7 +9,7 @@ export function pluginsCommand(options: { json?: boolean }): Promise<number> {
   return guarded(options.json, () =>
     withRuntime(async ({ host }) => {
       const report = host.report();
-      if (options.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+      if (options.json) process.stdout.write(`${jsonText(report, 2)}\n`);
       else {
         const rows = report.map((p) => [p.name, p.version ?? '?', p.apiVersion ?? '?', p.state, p.envelope ? `${p.envelope.code ?? p.envelope.category}: ${p.envelope.remediation}` : '']);
         process.stdout.write(formatTable(['PLUGIN', 'VERSION', 'API', 'STATE', 'NOTE'], rows));

@@ -6,6 +6,7 @@ import { confirmerFor } from '../confirmer.js';
 import { CliCodes } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { formatEnvelope } from '../output.js';
+import { forTerminal, jsonText } from '../terminal-text.js';
 import { guarded } from './guarded.js';
 import { streamPrinter } from './stream-printer.js';
 
@@ -104,7 +105,7 @@ function providerOptions(config: Runtime['config'], id: string, flags: RunFlags)
 }
 
 function printEvent(event: LogEvent, session: string): void {
-  if (event.session === session) process.stdout.write(`${JSON.stringify(event)}\n`);
+  if (event.session === session) process.stdout.write(`${jsonText(event)}\n`);
 }
 
 function firstPrompt(runtime: Runtime, session: string): string | undefined {
@@ -124,13 +125,14 @@ function budgetsFrom(runtime: Runtime, flags: RunFlags): Partial<Budgets> {
     windowTokens: b.window_tokens,
     maxRetries: b.max_retries,
     maxCostUsd: pick(flags.maxCost, b.max_cost_usd),
+    maxToolArgsBytes: b.max_tool_args_bytes,
   };
   return Object.fromEntries(Object.entries(budgets).filter(([, v]) => v !== undefined));
 }
 
 function report(result: RunResult, json: boolean | undefined, streamed: boolean): number {
   if (result.reason === 'answer') {
-    if (!json) process.stdout.write(streamed ? '\n' : `${result.answer ?? ''}\n`);
+    if (!json) process.stdout.write(streamed ? '\n' : `${forTerminal(result.answer ?? '')}\n`);
     return EXIT.OK;
   }
   if (streamed && !json) process.stdout.write('\n');

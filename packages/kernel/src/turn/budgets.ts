@@ -14,6 +14,8 @@ export interface Budgets {
   readonly maxRetries: number;
   /** USD over all model calls, from the providers' price tables; calls without a price count nothing. */
   readonly maxCostUsd: number;
+  /** UTF-8 bytes of one tool call's arguments; a larger call ends the model call (at most `TOOL_ARGS_LIMITS.maxBytes`). */
+  readonly maxToolArgsBytes: number;
 }
 
 /** Defaults that let real work finish and stop a runaway loop. */
@@ -26,4 +28,5 @@ export const DEFAULT_BUDGETS: Budgets = {
   windowTokens: 150_000,
   maxRetries: 10,
   maxCostUsd: Number.POSITIVE_INFINITY,
+  maxToolArgsBytes: 1024 * 1024,
 };

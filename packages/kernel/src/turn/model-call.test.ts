@@ -44,6 +44,55 @@ describe('model calls on the floor', () => {
     expect(assistant?.thinking).toEqual([thinking]);
   });
 
+  // A provider that hands over parsed arguments too deep for the log: logging the message used to throw,
+  // and the text that had streamed was lost with it.
+  it('ends the turn with TOOL_ARGS_TOO_DEEP when a provider hands over arguments too deep to log, keeping the text', async () => {
+    kernel = memoryKernel();
+    kernel.primitives.register('t', echo);
+    const session = kernel.sessions.create({ workspace: kernel.workspace });
+    let deep: unknown = 1;
+    for (let i = 0; i < 2000; i++) deep = { x: deep };
+    const provider = priced([[{ type: 'text', text: 'about to call' }, { type: 'tool_call', call: { id: 'a', name: 'echo', args: { deep } } }]]);
+    const result = await kernel.run({ session, prompt: 'go', provider, strategy: simpleLoop });
+    expect(result).toMatchObject({ reason: 'failed', envelope: { category: 'LIMIT_EXCEEDED', code: 'TOOL_ARGS_TOO_DEEP', plugin: 'priced' } });
+    const assistant = kernel.log.read(session).find((e) => e.type === 'message.assistant');
+    expect(assistant?.payload).toMatchObject({ text: 'about to call', tool_calls: [] });
+    expect(kernel.log.verify(session).ok).toBe(true);
+  });
+
+  it('shows streamed deltas only after the log stages, a secret split across deltas included', async () => {
+    kernel = memoryKernel();
+    kernel.stages.add('l1', { name: 'mask', slot: 'log', filter: (d) => ({ ...d, payload: JSON.parse(JSON.stringify(d.payload).replaceAll('TOPSECRET', '[R]')) }) });
+    const session = kernel.sessions.create({ workspace: kernel.workspace });
+    const events: FrontendEvent[] = [];
+    const provider = priced([[{ type: 'text', text: 'key TOP' }, { type: 'text', text: 'SECRET ok\nmore' }, { type: 'stop', reason: 'end_turn' }]]);
+    const result = await kernel.run({ session, prompt: 'go', provider, strategy: simpleLoop, onEvent: (e) => events.push(e) });
+    const shown = events.flatMap((e) => (e.type === 'delta.text' ? [e.text] : []));
+    expect(shown).toEqual(['key [R] ok\n', 'more']);
+    expect(result.answer).toBe('key [R] ok\nmore');
+  });
+
+  it('fails the call closed, showing nothing, when a log stage throws on held text', async () => {
+    kernel = memoryKernel();
+    kernel.stages.add('l1', { name: 'fragile', slot: 'log', filter: (d) => { if (d.type === 'display.text') throw new Error('stage bug'); return d; } });
+    const session = kernel.sessions.create({ workspace: kernel.workspace });
+    const events: FrontendEvent[] = [];
+    const provider = priced([[{ type: 'text', text: 'no newline here' }, { type: 'stop', reason: 'end_turn' }]]);
+    const result = await kernel.run({ session, prompt: 'go', provider, strategy: simpleLoop, onEvent: (e) => events.push(e) });
+    expect(result).toMatchObject({ reason: 'failed', envelope: { code: 'LOG_FILTER_FAILED', plugin: 'l1' } });
+    expect(events.filter((e) => e.type === 'delta.text')).toEqual([]);
+  });
+
+  it('ends the turn with TOOL_ARGS_TOO_LARGE past the run\'s maxToolArgsBytes budget, keeping the text', async () => {
+    kernel = memoryKernel();
+    kernel.primitives.register('t', echo);
+    const session = kernel.sessions.create({ workspace: kernel.workspace });
+    const provider = priced([[{ type: 'text', text: 'big one' }, { type: 'tool_call', call: { id: 'a', name: 'echo', args: { text: 'x'.repeat(500) } } }]]);
+    const result = await kernel.run({ session, prompt: 'go', provider, strategy: simpleLoop, budgets: { maxToolArgsBytes: 200 } });
+    expect(result).toMatchObject({ reason: 'failed', envelope: { code: 'TOOL_ARGS_TOO_LARGE', expected: 'at most 200 bytes' } });
+    expect(kernel.log.read(session).find((e) => e.type === 'message.assistant')?.payload).toMatchObject({ text: 'big one', tool_calls: [] });
+  });
+
   it('stops the run when the cost budget is spent', async () => {
     kernel = memoryKernel();
     kernel.primitives.register('t', echo);

@@ -3,6 +3,7 @@ import {
   type ApplyResult,
   type AssistantMessage,
   retryBudget,
+  TOOL_ARGS_LIMITS,
   type Confirmer,
   type EgressSender,
   type Envelope,
@@ -36,6 +37,8 @@ export interface FloorDeps {
   readonly append: (session: string, draft: AppendDraft) => unknown;
   /** The egress plugin's last hop, for the guarded fetch. */
   readonly sender: () => EgressSender | undefined;
+  /** Text on its way to a person, through the text layers (the kernel's `shown`); without it, as is. */
+  readonly shown?: (session: string, text: string) => string;
 }
 
 /** One run's settings. */
@@ -121,7 +124,11 @@ export class Floor implements TurnFloor {
     const messages = await this.window();
     const fetch = createGuardedFetch({ guard: this.deps.guard, session: this.session, name: 'model.stream', confirmer: this.options.confirmer, sender: this.deps.sender });
     const request = { session: this.session, messages, tools: this.tools(), fetch, retries: this.#retries };
-    const streamed = await streamModel(provider, request, this.signal, this.options.onEvent ?? (() => undefined));
+    const shown = this.deps.shown;
+    const streamed = await streamModel(provider, request, this.signal, this.options.onEvent ?? (() => undefined), {
+      shown: shown && ((text) => shown(this.session, text)),
+      argsLimits: { maxDepth: TOOL_ARGS_LIMITS.maxDepth, maxBytes: Math.min(budgets.maxToolArgsBytes, TOOL_ARGS_LIMITS.maxBytes) },
+    });
     if (streamed.complete || streamed.text.length > 0) {
       this.deps.append(this.session, { type: 'message.assistant', actor: 'model', payload: assistantPayload(streamed, provider) });
     }

@@ -62,7 +62,21 @@ export async function runTurn(deps: FloorDeps, options: RunOptions): Promise<Run
     actor: 'kernel',
     payload: { reason: result.reason, ...(result.answer !== undefined ? { answer: result.answer } : {}), ...(result.envelope ? { envelope: result.envelope } : {}) },
   });
-  return result;
+  return shownResult(deps, result);
+}
+
+// The answer and the envelope are printed for a person: through the text layers, like the streamed deltas.
+function shownResult(deps: FloorDeps, result: RunResult): RunResult {
+  const shown = deps.shown;
+  if (!shown) return result;
+  const text = (value: string) => shown(result.session, value);
+  try {
+    const envelope = result.envelope && (Object.fromEntries(Object.entries(result.envelope).map(([k, v]) => [k, typeof v === 'string' ? text(v) : v])) as Envelope);
+    return { ...result, ...(result.answer !== undefined ? { answer: text(result.answer) } : {}), ...(envelope ? { envelope } : {}) };
+  } catch (error) {
+    // The text layers failed: nothing of the answer is shown, and the person is told why.
+    return { session: result.session, reason: 'failed', envelope: toEnvelope(error, { code: KernelCodes.LOG_FILTER_FAILED }) };
+  }
 }
 
 function closeInterrupted(deps: FloorDeps, session: string): void {

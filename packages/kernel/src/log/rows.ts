@@ -1,6 +1,7 @@
 import { EnvelopeError } from '@nodwyn/plugin-api';
 import type { LogEvent } from '@nodwyn/protocol';
 import { LogCodes } from './errors.js';
+import { canonicalizeChecked } from './event-hash.js';
 import type { EventRow, SessionQueryRow } from './statements.js';
 
 /** One session as `EventLog.sessions()` lists it. */
@@ -17,16 +18,20 @@ export interface SessionRow {
   created_payload: Record<string, unknown> | undefined;
 }
 
-/** Turns a stored row back into an event; a payload that is not a JSON object is an edit from outside. */
+/**
+ * Turns a stored row back into an event. A payload that is not a JSON object, or not its own canonical
+ * text (a duplicate key, which `JSON.parse` and SQL tools read differently), is an edit from outside.
+ */
 export function toEvent(row: EventRow): LogEvent {
   const payload = parseObject(row.payload);
-  if (!payload) {
+  if (!payload || canonicalizeChecked(payload) !== row.payload) {
+    const what = payload ? 'is not in canonical form' : 'is not a JSON object';
     throw new EnvelopeError({
       category: 'INTERNAL',
       code: LogCodes.LOG_EVENT_MALFORMED,
       operation: 'log.read',
       received_value: `session ${row.session} seq ${row.seq}`,
-      remediation: `The stored payload of session ${row.session} seq ${row.seq} is not a JSON object; the log was edited outside nodwyn. Run \`verify\` and restore the log from a backup.`,
+      remediation: `The stored payload of session ${row.session} seq ${row.seq} ${what}; the log was edited outside nodwyn. Run \`verify\` and restore the log from a backup.`,
     });
   }
   return { session: row.session, seq: row.seq, ts: row.ts, type: row.type, actor: row.actor, payload, prev: row.prev, hash: row.hash };

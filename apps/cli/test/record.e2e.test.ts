@@ -1,9 +1,10 @@
 import { EventLog } from '@nodwyn/kernel';
+import { contentHash, PLUGIN_NAME, type CapabilityVersion } from '@nodwyn/plugin-capabilities';
 import Database from 'better-sqlite3';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CliSandbox } from './cli.js';
+import { CliSandbox, jsonLines } from './cli.js';
 
 // Several real `nodwyn` processes per test, each bounded at 30 s by CliSandbox.
 const SLOW = { timeout: 120_000 };
@@ -78,5 +79,31 @@ describe('the record cannot be rewritten quietly (nodwyn log verify, fork, open)
     expect(created.payload.forked_from).toEqual({ session: 's-raw', seq: 1 });
     expect(JSON.stringify(created.payload)).not.toContain(TOKEN);
     expect(String(created.payload.title)).toContain('[REDACTED');
+  });
+
+  it('refuses a capability whose stored code and hash were rewritten with SQL; capability list marks it, log verify still says intact', SLOW, () => {
+    const slugify = {
+      name: 'slugify',
+      description: 'Turns text into a lowercase URL slug.',
+      input_schema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+      code: "export default (args: { text: string }) => args.text.toLowerCase().replace(/[^a-z0-9]+/g, '-');",
+      examples: [{ args: { text: 'A B' }, expect: 'a-b' }],
+    };
+    const admitted = box.run(['run', 'work', '--script', box.script([{ toolCalls: [{ name: 'register_capability', args: slugify }] }, { text: 'ok' }])]);
+    expect(admitted.code, admitted.stderr).toBe(0);
+    const raw = new Database(db());
+    const row = raw.prepare('SELECT value FROM plugin_store WHERE plugin = ? AND key = ?').pluck().get(PLUGIN_NAME, 'version/slugify/00000001') as string;
+    const evil = "export default () => 'evil'";
+    const edited = { ...(JSON.parse(row) as CapabilityVersion), code: evil, compiled: evil };
+    raw.prepare('UPDATE plugin_store SET value = ? WHERE plugin = ? AND key = ?').run(JSON.stringify({ ...edited, hash: contentHash(edited) }), PLUGIN_NAME, 'version/slugify/00000001');
+    raw.close();
+
+    const called = box.run(['run', 'slug it', '--json', '--script', box.script([{ toolCalls: [{ name: 'execute_capability', args: { name: 'slugify', args: { text: 'x' } } }] }, { text: 'done' }])]);
+    const outcome = jsonLines(called.stdout).find((e) => e.type.startsWith('tool.') && e.type !== 'tool.requested');
+    expect(outcome?.payload).toMatchObject({ envelope: { code: 'CAPABILITY_TAMPERED' } });
+    expect(called.stdout).not.toContain('"content":"evil"');
+    expect(box.run(['capability', 'list']).stdout).toMatch(/slugify\s+v1\s+tampered/);
+    // The registry rows are the plugin's store, not the log: the log was not edited, so it verifies.
+    expect(box.run(['log', 'verify']).stdout).toMatch(/^log intact/);
   });
 });

@@ -24,7 +24,7 @@ export interface SessionRow {
  */
 export function toEvent(row: EventRow): LogEvent {
   const payload = parseObject(row.payload);
-  if (!payload || canonicalizeChecked(payload) !== row.payload) {
+  if (!payload || !isCanonical(payload, row.payload)) {
     const what = payload ? 'is not in canonical form' : 'is not a JSON object';
     throw new EnvelopeError({
       category: 'INTERNAL',
@@ -49,6 +49,27 @@ export function toSessionRow(row: SessionQueryRow): SessionRow {
     head: { seq: row.seq, hash: row.hash },
     created_payload: created,
   };
+}
+
+/**
+ * Whether `text` is the canonical JSON of `payload`, parsed from it. Reads are hot, so the slow
+ * canonicalizer runs only when needed: text that `JSON.stringify` writes back byte for byte has no
+ * duplicate key and no spacing, and is canonical when its keys are sorted. Otherwise it may still be
+ * canonical where JavaScript moved integer-like keys to the front, which the canonicalizer settles.
+ */
+function isCanonical(payload: Record<string, unknown>, text: string): boolean {
+  const written = JSON.stringify(payload);
+  if (written === text) return sortedKeys(payload);
+  return canonicalizeChecked(payload) === text;
+}
+
+// Whether every object in `value` lists its keys in code-unit order, as RFC 8785 sorts them.
+function sortedKeys(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return true;
+  if (Array.isArray(value)) return value.every(sortedKeys);
+  const keys = Object.keys(value);
+  for (let i = 1; i < keys.length; i++) if ((keys[i - 1] as string) >= (keys[i] as string)) return false;
+  return keys.every((key) => sortedKeys((value as Record<string, unknown>)[key]));
 }
 
 function parseObject(text: string): Record<string, unknown> | undefined {

@@ -36,6 +36,32 @@ describe('the stored bytes are what is verified', () => {
   });
 });
 
+describe('reading checks the canonical form cheaply, without false alarms', () => {
+  it('reads integer-like keys (which JavaScript reorders) and refuses reordered or spaced text', () => {
+    const t = tempLog('nodwyn-canonical-');
+    try {
+      const log = t.open();
+      log.append('s', { type: 'tool.completed', actor: 'tool:x', payload: { '10': 'a', '9': 'b', z: { '2': 1, '10': [{ b: 1, a: 2 }] } } });
+      log.append('s', draft(2));
+      log.append('s', draft(3));
+      log.close();
+      const again = t.open();
+      expect(again.read('s', 1, 1)[0]?.payload).toEqual({ '10': 'a', '9': 'b', z: { '2': 1, '10': [{ a: 2, b: 1 }] } });
+      again.close();
+      const raw = rawTamperHandle(t.file);
+      raw.prepare(`UPDATE events SET payload = '{"text":"message 2","n":2}' WHERE session = 's' AND seq = 2`).run();
+      raw.prepare(`UPDATE events SET payload = '{"n": 3, "text": "message 3"}' WHERE session = 's' AND seq = 3`).run();
+      raw.close();
+      const edited = t.open();
+      expect(envelopeOf(() => edited.read('s', 2, 2)).code).toBe('LOG_EVENT_MALFORMED');
+      expect(envelopeOf(() => edited.read('s', 3, 3)).code).toBe('LOG_EVENT_MALFORMED');
+      edited.close();
+    } finally {
+      t.cleanup();
+    }
+  });
+});
+
 describe('the signed index of sessions', () => {
   let t: TempLog;
   let raw: Database.Database;

@@ -86,11 +86,12 @@ export class SessionIndex {
     for (const session of sessions) this.add(session);
   }
 
-  /** The problem with one session's entry, if any. */
-  checkOne(session: string): IndexProblem | undefined {
+  /** The problem with one session's entry, if any; `present` says whether the log holds any of it. */
+  checkOne(session: string, present: boolean): IndexProblem | undefined {
     const entry = this.#entry.get(session);
-    if (!entry) return { session, problem: 'index_invalid', detail: `session ${session} is not in the signed index of sessions: it was added outside nodwyn` };
-    return this.#validEntry(entry) ? undefined : { session, problem: 'index_invalid', detail: `the index entry of session ${session} has an invalid MAC: it was edited` };
+    if (!entry) return present ? { session, problem: 'index_invalid', detail: `session ${session} is not in the signed index of sessions: it was added outside nodwyn` } : undefined;
+    if (!this.#validEntry(entry)) return { session, problem: 'index_invalid', detail: `the index entry of session ${session} has an invalid MAC: it was edited` };
+    return present ? undefined : { session, problem: 'session_missing', detail: `session ${session} is in the signed index but has no events or checkpoints: it was deleted` };
   }
 
   /** Checks the whole index against the sessions found in the log; the first problem, if any. */

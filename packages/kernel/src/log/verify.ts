@@ -58,7 +58,7 @@ export function verifyLog(statements: LogStatements, key: Buffer, index: Session
     events += result.events;
     if (result.finding) return { ok: false, session: id, ...result.finding, sessions, events };
   }
-  const problem = snapshot(() => (session === undefined ? index.checkAll(present) : present.has(session) ? index.checkOne(session) : undefined));
+  const problem = snapshot(() => (session === undefined ? index.checkAll(present) : index.checkOne(session, present.has(session))));
   if (problem) return { ok: false, session: problem.session, seq: 0, problem: problem.problem, detail: problem.detail, sessions, events };
   return { ok: true, sessions, events };
 }

@@ -121,11 +121,13 @@ describe('the signed index of sessions', () => {
     expect(failure(verifyAll())).toMatchObject({ session: 'forged' });
   });
 
-  it('verify(session) of a session deleted whole is not "intact"', () => {
+  it('verify(session) of a session deleted whole names it, and a session that never was is simply absent', () => {
     raw.prepare(`DELETE FROM events WHERE session = 'b'`).run();
     raw.prepare(`DELETE FROM checkpoints WHERE session = 'b'`).run();
     const log = t.open();
     expect(log.verify('a')).toEqual({ ok: true, sessions: 1, events: 2 });
+    expect(log.verify('b')).toMatchObject({ ok: false, session: 'b', seq: 0, problem: 'session_missing', sessions: 0 });
+    expect(log.verify('never')).toEqual({ ok: true, sessions: 0, events: 0 });
     expect(log.verify()).toMatchObject({ ok: false, session: 'b' });
     log.close();
   });

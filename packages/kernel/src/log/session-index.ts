@@ -29,8 +29,11 @@ function mac(key: Buffer, fields: readonly unknown[]): string {
   return createHmac('sha256', key).update(canonicalizeChecked(fields), 'utf8').digest('hex');
 }
 
-function same(a: string, b: string): boolean {
-  return a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+// Constant-time equality of a stored MAC and the expected one (byte lengths first: the stored one is any text).
+function same(stored: string, expected: string): boolean {
+  const x = Buffer.from(stored, 'utf8');
+  const y = Buffer.from(expected, 'utf8');
+  return x.length === y.length && timingSafeEqual(x, y);
 }
 
 /**

@@ -149,7 +149,11 @@ export class Kernel {
 
   /** The read-only log view plugins with `log.read` get. */
   get reader(): LogReader {
-    return { read: (session, fromSeq) => this.log.read(session, fromSeq), sessions: () => this.sessions.list() };
+    return {
+      read: (session, fromSeq) => this.log.read(session, fromSeq),
+      signed: (session, seq) => this.log.signed(session, seq),
+      sessions: () => this.sessions.list(),
+    };
   }
 
   /** The surface the plugin host hands contributions to. */

@@ -21,6 +21,12 @@ export interface SessionInfo {
 /** Read-only view of the log (needs the `log.read` permission). */
 export interface LogReader {
   read(session: string, fromSeq?: number): readonly LogEvent[];
+  /**
+   * The event at `seq`, only if the log proves it is as nodwyn wrote it: its hash chains to a checkpoint
+   * signed with the log key, which a database edit cannot forge. `undefined` when it cannot. For a plugin
+   * that must trust what an old event says (the capability registry checks each version's admission).
+   */
+  signed(session: string, seq: number): LogEvent | undefined;
   sessions(): readonly SessionInfo[];
 }
 

@@ -28,7 +28,7 @@ export class RecordingKernel implements KernelPort {
   /** Every registration as `owner kind:name`, in the order the host applied them. */
   readonly registrations: string[] = [];
   readonly primitives = new Map<string, { owner: string; definition: PrimitiveDefinition<unknown> }>();
-  readonly log: LogReader = { read: () => [], sessions: () => [] };
+  readonly log: LogReader = { read: () => [], signed: () => undefined, sessions: () => [] };
 
   constructor(builtins: readonly string[] = []) {
     for (const name of builtins) this.primitives.set(name, { owner: 'kernel', definition: primitive(name) });

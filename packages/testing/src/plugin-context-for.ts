@@ -16,7 +16,7 @@ export function pluginContextFor(plugin: PluginDefinition, overrides: Partial<Pl
     settings: {},
     workspace: '/nonexistent-workspace',
     dataDir: '/nonexistent-data',
-    log: { read: () => unused('log.read'), sessions: () => unused('log.sessions') },
+    log: { read: () => unused('log.read'), signed: () => unused('log.signed'), sessions: () => unused('log.sessions') },
     primitives: { register: () => unused('primitives.register'), addSource: () => unused('primitives.addSource'), list: () => unused('primitives.list') },
     providers: { register: () => unused('providers.register') },
     models: { complete: () => unused('models.complete') },

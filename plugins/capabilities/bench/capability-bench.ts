@@ -11,6 +11,7 @@ import { stripTypes } from '../src/compile.js';
 import { readConfig } from '../src/config.js';
 import { PLUGIN_NAME } from '../src/errors.js';
 import { Registry } from '../src/registry.js';
+import { admissionProof } from '../src/admission-proof.js';
 import { runInSandbox, type RunnerLookup } from '../src/run-version.js';
 import { SLUGIFY, startCapabilityKernel } from '../test/kernel.js';
 
@@ -109,7 +110,7 @@ async function admissionParts(k: TestKernel, session: string, name: string): Pro
     const verdict = second.ok ? await run(predicate, { output: second.value, args: byCheck.args }) : second;
     if (!first.ok || first.value !== 'hello-world' || !verdict.ok || verdict.value !== true) throw new Error('an example failed in the parts run');
   });
-  const registry = new Registry(k.kernel.log.store(PLUGIN_NAME));
+  const registry = new Registry(k.kernel.log.store(PLUGIN_NAME), admissionProof(k.kernel.reader));
   const draft = { ...SLUGIFY, name, grants: normalGrants({}), runner: 'quickjs' as const, status: 'active' as const, compiled, author: 'unknown model', session };
   const transaction = await timeMs(async () => {
     registry.admit(

@@ -37,7 +37,7 @@ export const CapabilityCode = {
   CAPABILITY_RUNNER_MISSING: 'PRECONDITION_FAILED',
   /** The plugin's section of the config is malformed. */
   CAPABILITY_CONFIG_INVALID: 'VALIDATION_FAILED',
-  /** A stored capability fails its own content hash: the registry was edited outside nodwyn. */
+  /** A stored capability fails its own content hash, or has no signed admission event: the registry was edited outside nodwyn. */
   CAPABILITY_TAMPERED: 'INTERNAL',
 } as const;
 

@@ -1,4 +1,5 @@
 import { definePlugin } from '@nodwyn/plugin-api';
+import { admissionProof } from './admission-proof.js';
 import { authorOf } from './author.js';
 import { Capabilities } from './capabilities.js';
 import { capabilityCommand } from './capability-command.js';
@@ -35,7 +36,7 @@ export const capabilitiesPlugin = definePlugin({
   },
   register(ctx) {
     const config = readConfig(ctx.config);
-    const registry = new Registry(ctx.store);
+    const registry = new Registry(ctx.store, admissionProof(ctx.log));
     const capabilities = new Capabilities({
       registry,
       config,
@@ -52,5 +53,6 @@ export const capabilitiesPlugin = definePlugin({
 });
 
 export { Registry } from './registry.js';
+export { admissionProof, type AdmissionProof } from './admission-proof.js';
 export { contentHash, type CapabilityVersion, type CapabilityHead, type Example } from './capability.js';
 export { CapabilityCode, PLUGIN_NAME } from './errors.js';

@@ -1,4 +1,5 @@
 import type { PluginStore } from '@nodwyn/plugin-api';
+import type { AdmissionProof } from './admission-proof.js';
 import { contentHash, type CapabilityHead, type CapabilityStatus, type CapabilityVersion } from './capability.js';
 import { capabilityError } from './errors.js';
 
@@ -19,25 +20,28 @@ function versionKey(name: string, version: number): string {
  */
 export class Registry {
   readonly #store: PluginStore;
+  readonly #proof: AdmissionProof;
 
-  constructor(store: PluginStore) {
+  /** `proof` ties each active version to its signed admission event (see `admissionProof`). */
+  constructor(store: PluginStore, proof: AdmissionProof) {
     this.#store = store;
+    this.#proof = proof;
   }
 
   head(name: string): CapabilityHead | undefined {
     return this.#store.get(`${HEAD}${name}`) as CapabilityHead | undefined;
   }
 
-  /** A stored version, checked against its hash: what anything that runs or shows code reads. */
+  /**
+   * A stored version, checked against its hash and, when active, against its signed admission event:
+   * what anything that runs or shows code reads. A row rewritten in the database, code and hash alike,
+   * has no signed admission and is refused.
+   */
   version(name: string, version: number): CapabilityVersion | undefined {
     const found = this.#read(name, version);
-    if (found && contentHash(found) !== found.hash) {
-      throw capabilityError('CAPABILITY_TAMPERED', {
-        operation: 'capability.load',
-        received_value: `${name} v${version}`,
-        remediation: `The stored code of ${name} version ${version} does not match its hash: the registry was changed outside nodwyn. Roll back to another version with \`nodwyn capability rollback ${name} --to N\`, or remove it.`,
-      });
-    }
+    if (!found) return undefined;
+    if (contentHash(found) !== found.hash) throw tampered(name, version, 'does not match its hash');
+    if (found.status === 'active' && !this.#proof(found)) throw tampered(name, version, 'has no signed admission in the log');
     return found;
   }
 
@@ -47,10 +51,11 @@ export class Registry {
     return head ? this.version(name, head.current) : undefined;
   }
 
-  /** The current version if it is active, checked against its hash: the only thing that ever executes. */
+  /** The current version if it and its head say active, checked (see `version`): the only thing that ever executes. */
   runnable(name: string): CapabilityVersion | undefined {
     const head = this.head(name);
-    return head?.status === 'active' ? this.version(name, head.current) : undefined;
+    const version = head?.status === 'active' ? this.version(name, head.current) : undefined;
+    return version?.status === 'active' ? version : undefined;
   }
 
   /**
@@ -165,6 +170,14 @@ function eventPayload(v: CapabilityVersion): Record<string, unknown> {
     ...(v.session ? { session: v.session } : {}),
     ...(v.note ? { note: v.note } : {}),
   };
+}
+
+function tampered(name: string, version: number, why: string) {
+  return capabilityError('CAPABILITY_TAMPERED', {
+    operation: 'capability.load',
+    received_value: `${name} v${version}`,
+    remediation: `The stored code of ${name} version ${version} ${why}: the registry was changed outside nodwyn, so it does not run. Roll back to another version with \`nodwyn capability rollback ${name} --to N\`, or remove it.`,
+  });
 }
 
 /** No capability of that name exists. */

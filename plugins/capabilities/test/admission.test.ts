@@ -1,7 +1,7 @@
 import type { ApplyResult } from '@nodwyn/plugin-api';
 import type { TestKernel } from '@nodwyn/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Registry } from '../src/index.js';
+import { admissionProof, Registry } from '../src/index.js';
 import { SLUGIFY, startCapabilityKernel } from './kernel.js';
 
 const kernels: TestKernel[] = [];
@@ -21,7 +21,7 @@ function refused(result: ApplyResult) {
 }
 
 function registry(k: TestKernel): Registry {
-  return new Registry(k.kernel.log.store('@nodwyn/plugin-capabilities'));
+  return new Registry(k.kernel.log.store('@nodwyn/plugin-capabilities'), admissionProof(k.kernel.reader));
 }
 
 describe('the admission gate', () => {

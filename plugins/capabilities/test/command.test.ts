@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Registry } from '../src/index.js';
+import { admissionProof, Registry } from '../src/index.js';
 import { SLUGIFY, SLUGIFY_V2, startCapabilityKernel } from './kernel.js';
 
 const kernels: TestKernel[] = [];
@@ -58,7 +58,7 @@ describe('nodwyn capability', () => {
     expect(await k.apply('execute_capability', { name: 'slugify', args: { text: 'x' } })).toMatchObject({ ok: false, envelope: { code: 'CAPABILITY_DISABLED' } });
     expect(await k.apply('slugify', { text: 'x' })).toMatchObject({ ok: false, envelope: { code: 'TOOL_UNKNOWN' } });
     expect(k.kernel.primitives.list().map((p) => p.name)).not.toContain('slugify');
-    const disabled = new Registry(k.kernel.log.store('@nodwyn/plugin-capabilities')).version('slugify', 3)!;
+    const disabled = new Registry(k.kernel.log.store('@nodwyn/plugin-capabilities'), admissionProof(k.kernel.reader)).version('slugify', 3)!;
     expect(disabled).toMatchObject({ status: 'disabled', author: 'person', note: 'disabled by a person', code: SLUGIFY.code });
 
     expect((await capability(k, ['rollback', 'slugify'], { to: '2' })).code).toBe(0);
@@ -103,7 +103,7 @@ describe('nodwyn capability', () => {
       const edited = await capability(k, ['edit', 'slugify'], { code: join(dir, 'good.ts'), description: 'Edited by hand.' });
       expect(edited.code).toBe(0);
       expect(edited.stdout).toMatch(/Admitted capability slugify version 3 replaces version 2/);
-      const registry = new Registry(k.kernel.log.store('@nodwyn/plugin-capabilities'));
+      const registry = new Registry(k.kernel.log.store('@nodwyn/plugin-capabilities'), admissionProof(k.kernel.reader));
       expect(registry.current('slugify')).toMatchObject({ version: 3, author: 'person', description: 'Edited by hand.' });
       const bad = await capability(k, ['edit', 'slugify'], { code: join(dir, 'bad.ts') });
       expect(bad).toMatchObject({ code: 1, stderr: expect.stringMatching(/CAPABILITY_EXAMPLE_FAILED/) });

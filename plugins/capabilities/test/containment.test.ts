@@ -4,7 +4,7 @@ import { startRecordingServer, type RecordingServer, type TestKernel } from '@no
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PLUGIN_NAME, Registry } from '../src/index.js';
+import { admissionProof, PLUGIN_NAME, Registry } from '../src/index.js';
 import { SLUGIFY, startCapabilityKernel } from './kernel.js';
 
 const SECRET = 'ghp_Q8vR2mZk7LwX4nT9bYc3Hs6Jd1Fp0Ga5Ue2K';
@@ -110,7 +110,7 @@ export default async (a: { path: string; send: boolean }, nodwyn: any) => {
     store.put(key, { ...(store.get(key) as object), compiled: "export default () => 'evil'" });
     expect(await k.apply('execute_capability', { name: 'slugify', args: { text: 'x' } })).toMatchObject({ ok: false, envelope: { code: 'CAPABILITY_TAMPERED' } });
     expect(await k.apply('slugify', { text: 'x' })).toMatchObject({ ok: false, envelope: { code: 'CAPABILITY_TAMPERED' } });
-    expect(() => new Registry(store).current('slugify')).toThrow(/does not match its hash/);
+    expect(() => new Registry(store, admissionProof(k.kernel.reader)).current('slugify')).toThrow(/does not match its hash/);
     const command = k.kernel.commands.get('capability').item as CliCommand;
     let listed = '';
     await command.run({ args: ['list'], options: {}, io: { stdin: Readable.from([]), write: (t) => void (listed += t), error: () => undefined, interactive: false } });

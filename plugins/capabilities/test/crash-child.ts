@@ -2,13 +2,13 @@
 // straight through the registry (back-to-back transactions, so a kill most likely lands inside one);
 // mode `tool` goes through register_capability (type stripping and examples between transactions).
 import 'reflect-metadata';
-import { Registry } from '../src/index.js';
+import { admissionProof, Registry } from '../src/index.js';
 import { SLUGIFY, startCapabilityKernel } from './kernel.js';
 
 const [dbPath, keyHex, mode] = process.argv.slice(2) as [string, string, 'registry' | 'tool'];
 const k = await startCapabilityKernel({ dbPath, key: Buffer.from(keyHex, 'hex') });
 const session = k.session();
-const registry = new Registry(k.kernel.log.store('@nodwyn/plugin-capabilities'));
+const registry = new Registry(k.kernel.log.store('@nodwyn/plugin-capabilities'), admissionProof(k.kernel.reader));
 // Big enough that a version's row spans several database pages.
 const padding = `// ${'x'.repeat(40_000)}\n`;
 const compiled = "export default (args) => args.text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');";

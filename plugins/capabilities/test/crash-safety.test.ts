@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { contentHash, Registry } from '../src/index.js';
+import { admissionProof, contentHash, Registry } from '../src/index.js';
 import { startCapabilityKernel } from './kernel.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -42,7 +42,7 @@ function admitThenKill(dbPath: string, key: Buffer, mode: 'registry' | 'tool', a
 async function checkConsistent(dbPath: string, key: Buffer, admittedAtLeast: number): Promise<number> {
   const k = await startCapabilityKernel({ dbPath, key });
   try {
-    const registry = new Registry(k.kernel.log.store('@nodwyn/plugin-capabilities'));
+    const registry = new Registry(k.kernel.log.store('@nodwyn/plugin-capabilities'), admissionProof(k.kernel.reader));
     const head = registry.head('slugify')!;
     const versions = registry.history('slugify');
     expect(head.latest).toBeGreaterThanOrEqual(admittedAtLeast);

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Registry } from '../src/index.js';
+import { admissionProof, Registry } from '../src/index.js';
 import { SLUGIFY, SLUGIFY_V2, startCapabilityKernel } from './kernel.js';
 
 const kernels: TestKernel[] = [];
@@ -79,7 +79,7 @@ describe('a scripted session that extends itself', () => {
     const v2 = await k.apply('register_capability', SLUGIFY_V2, { session });
     expect(v2.ok && v2.content).toMatch(/version 2 replaces version 1/);
     expect((await k.apply('slugify', { text: 'A B' })).ok && (await k.apply('slugify', { text: 'A B' }))).toMatchObject({ content: 'a_b' });
-    const registry = new Registry(k.kernel.log.store('@nodwyn/plugin-capabilities'));
+    const registry = new Registry(k.kernel.log.store('@nodwyn/plugin-capabilities'), admissionProof(k.kernel.reader));
     registry.rollback('slugify', 1, (type, payload) => k.kernel.append(session, { type, actor: 'user', payload }));
     expect(await k.apply('slugify', { text: 'A B' })).toMatchObject({ ok: true, content: 'a-b' });
     expect(registry.history('slugify').map((v) => `${v.version}:${v.status}`)).toEqual(['1:active', '2:active']);

@@ -3,7 +3,7 @@ import { providerScriptedPlugin } from '../src/index.js';
 import { registeredProviders } from '@nodwyn/testing';
 
 /** Runs the plugin's `register` against a context that only records provider factories. */
-export function registerProviders(log: LogReader = { read: () => [], sessions: () => [] }): Promise<Map<string, ProviderFactory>> {
+export function registerProviders(log: LogReader = { read: () => [], signed: () => undefined, sessions: () => [] }): Promise<Map<string, ProviderFactory>> {
   return registeredProviders(providerScriptedPlugin, { log });
 }
 

@@ -27,6 +27,7 @@ function readerOf(events: readonly LogEvent[]): LogReader & { asked: string[] } 
   return {
     asked,
     read: (session) => (asked.push(session), session === SOURCE ? events : []),
+    signed: () => undefined,
     sessions: () => [],
   };
 }

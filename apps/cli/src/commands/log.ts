@@ -1,6 +1,7 @@
 import { EventLog, KERNEL_STREAM, SessionStore } from '@nodwyn/kernel';
 import type { LogEvent } from '@nodwyn/protocol';
 import { existsSync } from 'node:fs';
+import { withRuntime } from '../boot.js';
 import { EXIT } from '../exit-codes.js';
 import { formatTable } from '../output.js';
 import { forTerminal, jsonText } from '../terminal-text.js';
@@ -8,7 +9,7 @@ import { dataDir, logPaths } from '../paths.js';
 import { guarded } from './guarded.js';
 
 // The log commands need no plugins: they open the log alone, which keeps them fast and usable even when
-// a plugin is broken.
+// a plugin is broken. They only read: a write without the plugins would skip the log stages.
 function withLog<T>(body: (log: EventLog, sessions: SessionStore) => T): T {
   const paths = logPaths(dataDir());
   // Without a database there is nothing to show: an empty in-memory log answers without creating files.
@@ -64,11 +65,11 @@ export function logVerifyCommand(id: string | undefined): Promise<number> {
   );
 }
 
-/** `nodwyn fork ID [--at SEQ]`. */
+/** `nodwyn fork ID [--at SEQ]`: a write, so it boots the plugins and appends through the kernel's log stages. */
 export function forkCommand(id: string, options: { at?: number }): Promise<number> {
-  return guarded(false, async () =>
-    withLog((_, sessions) => {
-      process.stdout.write(`${sessions.fork(id, options.at)}\n`);
+  return guarded(false, () =>
+    withRuntime(async ({ kernel }) => {
+      process.stdout.write(`${kernel.sessions.fork(id, options.at)}\n`);
       return EXIT.OK;
     }),
   );

@@ -15,6 +15,10 @@ export const LogCodes = {
   LOG_OPTIONS_INVALID: 'LOG_OPTIONS_INVALID',
   /** The checkpoint key is not 32 bytes or not a regular file. */
   LOG_KEY_INVALID: 'LOG_KEY_INVALID',
+  /** The checkpoint key file is gone, but the log holds sessions signed with a key: none is made in its place. */
+  LOG_KEY_MISSING: 'LOG_KEY_MISSING',
+  /** The checkpoint key is not the one that signed this log's sessions. */
+  LOG_KEY_MISMATCH: 'LOG_KEY_MISMATCH',
   /** The checkpoint key file is readable or writable by group or others. */
   LOG_KEY_PERMISSIONS: 'LOG_KEY_PERMISSIONS',
   /** The database file cannot be opened or written (missing folder, permissions, disk full). */

@@ -8,10 +8,13 @@ import { checkSeq, checkSession, prepareDraft, prepareDrafts, type AppendDraft, 
 import { LogCodes, toLogError } from './errors.js';
 import { hashEventText } from './event-hash.js';
 import { HeadChecker, type HeadMismatch } from './heads.js';
-import { loadLogKey } from './key.js';
+import { bindKey, signedSessions } from './key-binding.js';
+import { checkKeySource, loadLogKey } from './key.js';
 import { ListenerHub, type LogListener } from './listeners.js';
 import { checkOptions, type EventLogOptions } from './options.js';
 import { openLogDatabase, type SqliteDatabase } from './schema.js';
+import { SessionIndex } from './session-index.js';
+import { readSigned } from './signed-read.js';
 import { toEvent, toSessionRow, type SessionRow } from './rows.js';
 import { prepareStatements, type LogStatements } from './statements.js';
 import { verifyLog, type VerifyReport } from './verify.js';
@@ -31,6 +34,7 @@ export class EventLog {
   readonly #key: Buffer;
   readonly #statements: LogStatements;
   readonly #heads: HeadChecker;
+  readonly #index: SessionIndex;
   readonly #hub: ListenerHub;
   readonly #clock: () => Date;
   readonly #writer: Writer;
@@ -45,6 +49,7 @@ export class EventLog {
     this.#key = key;
     this.#statements = prepareStatements(db);
     this.#heads = new HeadChecker(this.#statements, key);
+    this.#index = new SessionIndex(db, key);
     this.#hub = new ListenerHub(options.onListenerError);
     this.#clock = options.clock ?? (() => new Date());
     this.#writer = db.transaction((session: string, drafts: readonly PreparedDraft[]) => this.#write(session, drafts));
@@ -61,13 +66,21 @@ export class EventLog {
     return this.#recovery;
   }
 
-  /** Opens or creates a log. Fails with an envelope for a bad key, a foreign or corrupt file, or a missing folder. */
+  /**
+   * Opens or creates a log. Fails with an envelope for a bad key, a foreign or corrupt file, or a missing
+   * folder; and for a key file that is gone (`LOG_KEY_MISSING`) or another key (`LOG_KEY_MISMATCH`) when
+   * sessions were signed already, rather than making a new key that would call them all forged.
+   */
   static open(options: EventLogOptions): EventLog {
     checkOptions(options);
-    const key = loadLogKey(options, options.path === ':memory:');
+    const memory = options.path === ':memory:';
+    checkKeySource(options, memory);
     const db = openLogDatabase(options.path, options.busyTimeoutMs);
     try {
-      return new EventLog(db, key, options);
+      const key = loadLogKey(options, memory, () => signedSessions(db), options.path);
+      const log = new EventLog(db, key, options);
+      bindKey(db, key, log.#index, { file: options.path, keyName: options.keyPath ?? '(given as `key`)' });
+      return log;
     } catch (error) {
       db.close();
       throw toLogError(error, 'log.open', options.path);
@@ -93,6 +106,17 @@ export class EventLog {
     return this.#use('log.read', () => this.#statements.range.all(session, fromSeq, toSeq, -1).map(toEvent));
   }
 
+  /**
+   * The event at `seq`, only if the file proves it is as the log wrote it (its hash chains to a signed
+   * checkpoint); `undefined` when it does not, or there is no such event. What a plugin that must trust
+   * an old event (a capability's admission) reads.
+   */
+  signed(session: string, seq: number): LogEvent | undefined {
+    checkSession(session, 'log.signed');
+    checkSeq(seq, 'seq');
+    return this.#use('log.signed', () => this.#db.transaction(() => readSigned(this.#statements, this.#key, session, seq)).deferred());
+  }
+
   /** The newest event's seq and hash, or `undefined` for a session with no events. */
   head(session: string): { seq: number; hash: string } | undefined {
     checkSession(session, 'log.head');
@@ -110,7 +134,7 @@ export class EventLog {
   /** Checks one session, or all; reports the first bad event (see `VerifyReport`). */
   verify(session?: string): VerifyReport {
     return this.#use('log.verify', () =>
-      verifyLog(this.#statements, this.#key, (fn) => this.#db.transaction(fn).deferred(), session),
+      verifyLog(this.#statements, this.#key, this.#index, (fn) => this.#db.transaction(fn).deferred(), session),
     );
   }
 
@@ -168,6 +192,7 @@ export class EventLog {
   #write(session: string, drafts: readonly PreparedDraft[]): LogEvent[] {
     const head = this.#heads.check(session);
     if (!head.ok) throw headUnverified(session, head.detail);
+    if (head.seq === 0) this.#index.add(session);
     // One timestamp per transaction, taken under the lock, so ts follows commit order as far as the wall clock does.
     const ts = this.#clock().toISOString();
     const events: LogEvent[] = [];

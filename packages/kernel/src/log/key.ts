@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import { EnvelopeError } from '@nodwyn/plugin-api';
 import { LogCodes } from './errors.js';
+import { keyMissing } from './key-binding.js';
 
 /** Length of the checkpoint HMAC key, in bytes. */
 export const LOG_KEY_BYTES = 32;
@@ -14,19 +15,35 @@ export interface LogKeySource {
   readonly key?: Buffer;
 }
 
-/**
- * Resolves the checkpoint key. The key must live outside the database: a checkpoint signed with a key
- * stored next to the events would be rewritten along with them. A `:memory:` log without a key gets a
- * random one, since nothing outlives the process to verify against.
- */
-export function loadLogKey(source: LogKeySource, memory: boolean): Buffer {
+/** Refuses key options that cannot work, before any file is created. */
+export function checkKeySource(source: LogKeySource, memory: boolean): void {
   if (source.key !== undefined && source.keyPath !== undefined) {
     optionsInvalid('Both `key` and `keyPath` were given; pass one of them.');
   }
+  if (source.key === undefined && source.keyPath === undefined && !memory) {
+    optionsInvalid('A file log needs a checkpoint key: pass `keyPath` (a file outside the database, created on first use) or `key`.');
+  }
+}
+
+/**
+ * Resolves the checkpoint key. The key must live outside the database: a checkpoint signed with a key
+ * stored next to the events would be rewritten along with them. A `:memory:` log without a key gets a
+ * random one, since nothing outlives the process to verify against. A missing key file is created only
+ * when `signed()` says no session was signed yet: otherwise a new key would make the log look forged.
+ */
+export function loadLogKey(source: LogKeySource, memory: boolean, signed: () => number = () => 0, file = 'the log'): Buffer {
+  checkKeySource(source, memory);
   if (source.key !== undefined) return checkLength(source.key, '`key`');
-  if (source.keyPath !== undefined) return withFsErrors(source.keyPath, readOrCreateKeyFile);
-  if (memory) return randomBytes(LOG_KEY_BYTES);
-  return optionsInvalid('A file log needs a checkpoint key: pass `keyPath` (a file outside the database, created on first use) or `key`.');
+  const keyPath = source.keyPath;
+  if (keyPath === undefined) return randomBytes(LOG_KEY_BYTES);
+  return withFsErrors(keyPath, () => {
+    if (!fs.existsSync(keyPath)) {
+      const count = signed();
+      if (count > 0) throw keyMissing({ file, keyName: keyPath }, count);
+      createKeyFile(keyPath);
+    }
+    return readKeyFile(keyPath);
+  });
 }
 
 function withFsErrors(keyPath: string, read: (keyPath: string) => Buffer): Buffer {
@@ -49,8 +66,7 @@ function withFsErrors(keyPath: string, read: (keyPath: string) => Buffer): Buffe
   }
 }
 
-function readOrCreateKeyFile(keyPath: string): Buffer {
-  if (!fs.existsSync(keyPath)) createKeyFile(keyPath);
+function readKeyFile(keyPath: string): Buffer {
   const stat = fs.statSync(keyPath);
   if (!stat.isFile()) keyInvalid(keyPath, 'is not a regular file');
   // Windows has no POSIX mode bits; its ACLs are out of reach here, so the check is POSIX only.

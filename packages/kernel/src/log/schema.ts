@@ -17,6 +17,8 @@ export const LOG_BUSY_TIMEOUT_MS = 5000;
 // append-only rule the database's, not only this code's: any UPDATE or DELETE aborts, whoever issues it.
 // The `no_replace` triggers close the side door: `INSERT OR REPLACE` deletes the old row without firing
 // DELETE triggers (unless a connection sets recursive_triggers), so an insert over an existing key aborts.
+// `session_index` numbers every session as it starts, each entry signed, and `log_meta` holds the signed count
+// and the key's id (see session-index.ts, key-binding.ts): what lets `verify` see a whole session deleted.
 // `plugin_store` is the plugins' own state (PluginStore), mutable, in the same file so a plugin's writes and its
 // events commit in one transaction.
 // `IF NOT EXISTS` everywhere, so opening also restores a trigger or table someone dropped.
@@ -46,6 +48,19 @@ CREATE TABLE IF NOT EXISTS plugin_store (
   value TEXT NOT NULL,
   PRIMARY KEY (plugin, key)
 ) STRICT, WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS session_index (
+  ordinal INTEGER PRIMARY KEY CHECK (ordinal >= 1),
+  session TEXT NOT NULL UNIQUE,
+  mac TEXT NOT NULL
+) STRICT;
+CREATE TABLE IF NOT EXISTS log_meta (
+  name TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+) STRICT, WITHOUT ROWID;
+CREATE TRIGGER IF NOT EXISTS session_index_no_update BEFORE UPDATE ON session_index
+  BEGIN SELECT RAISE(ABORT, 'nodwyn log: the session index is append-only'); END;
+CREATE TRIGGER IF NOT EXISTS session_index_no_delete BEFORE DELETE ON session_index
+  BEGIN SELECT RAISE(ABORT, 'nodwyn log: the session index is append-only'); END;
 CREATE TRIGGER IF NOT EXISTS events_no_update BEFORE UPDATE ON events
   BEGIN SELECT RAISE(ABORT, 'nodwyn log: events are append-only'); END;
 CREATE TRIGGER IF NOT EXISTS events_no_delete BEFORE DELETE ON events

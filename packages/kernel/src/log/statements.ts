@@ -63,6 +63,7 @@ export interface LogStatements {
   readonly insertCheckpoint: Statement<[string, number, string, string, string]>;
   readonly range: Statement<[string, number, number, number], EventRow>;
   readonly checkpointsAfter: Statement<[string, number, number], CheckpointRow>;
+  readonly checkpointFrom: Statement<[string, number], CheckpointRow>;
   readonly eventHashAt: Statement<[string, number], string>;
   readonly sessions: Statement<[], SessionQueryRow>;
   readonly sessionIds: Statement<[], string>;
@@ -80,6 +81,7 @@ export function prepareStatements(db: SqliteDatabase): LogStatements {
       'SELECT session, seq, ts, type, actor, payload, prev, hash FROM events WHERE session = ? AND seq BETWEEN ? AND ? ORDER BY seq LIMIT ?',
     ),
     checkpointsAfter: db.prepare('SELECT session, seq, hash, mac FROM checkpoints WHERE session = ? AND seq > ? ORDER BY seq LIMIT ?'),
+    checkpointFrom: db.prepare('SELECT session, seq, hash, mac FROM checkpoints WHERE session = ? AND seq >= ? ORDER BY seq LIMIT 1'),
     // pluck(): these return the single column's value, which the type arguments state.
     eventHashAt: db.prepare<[string, number], string>('SELECT hash FROM events WHERE session = ? AND seq = ?').pluck(),
     sessions: db.prepare(SESSIONS_SQL),

@@ -2,10 +2,21 @@ import { GENESIS_HASH } from '@nodwyn/protocol';
 import { checkpointValid } from './checkpoint.js';
 import { canonicalizeChecked, hashEventText } from './event-hash.js';
 import { isPlainObject } from './json-value.js';
+import type { SessionIndex } from './session-index.js';
 import type { EventRow, LogStatements } from './statements.js';
 
 /** What `verify` found wrong with an event (see `EventLog.verify`). */
-export type VerifyProblem = 'gap' | 'hash_mismatch' | 'prev_mismatch' | 'truncated' | 'checkpoint_invalid' | 'malformed';
+export type VerifyProblem =
+  | 'gap'
+  | 'hash_mismatch'
+  | 'prev_mismatch'
+  | 'truncated'
+  | 'checkpoint_invalid'
+  | 'malformed'
+  /** A session the signed index names is gone (seq 0: the session as a whole). */
+  | 'session_missing'
+  /** The signed index itself was edited, or a session is not in it (seq 0). */
+  | 'index_invalid';
 
 /** The outcome of `verify`: clean, or the first bad event (lowest seq) of the first bad session. */
 export type VerifyReport =
@@ -29,17 +40,26 @@ export type Snapshot = <T>(fn: () => T) => T;
 
 const PAGE = 1000;
 
-/** Verifies one session or, when `session` is undefined, all of them in id order. */
-export function verifyLog(statements: LogStatements, key: Buffer, snapshot: Snapshot, session?: string): VerifyReport {
+/**
+ * Verifies one session or, when `session` is undefined, all of them in id order, then the signed index
+ * of sessions: for all, that no session was deleted whole or added outside the log; for one, its entry.
+ */
+export function verifyLog(statements: LogStatements, key: Buffer, index: SessionIndex, snapshot: Snapshot, session?: string): VerifyReport {
   const ids = session !== undefined ? [session] : allSessions(statements);
+  const present = new Set<string>();
   let sessions = 0;
   let events = 0;
   for (const id of ids) {
     const result = snapshot(() => verifySession(statements, key, id));
-    if (result.present) sessions += 1;
+    if (result.present) {
+      sessions += 1;
+      present.add(id);
+    }
     events += result.events;
     if (result.finding) return { ok: false, session: id, ...result.finding, sessions, events };
   }
+  const problem = snapshot(() => (session === undefined ? index.checkAll(present) : index.checkOne(session, present.has(session))));
+  if (problem) return { ok: false, session: problem.session, seq: 0, problem: problem.problem, detail: problem.detail, sessions, events };
   return { ok: true, sessions, events };
 }
 
@@ -82,9 +102,13 @@ function checkRow(row: EventRow, seq: number, prev: string): Finding | undefined
     return { seq, problem: 'malformed', detail: `the payload of seq ${seq} is not JSON` };
   }
   if (!isPlainObject(payload)) return { seq, problem: 'malformed', detail: `the payload of seq ${seq} is not a JSON object` };
+  // The stored bytes must be their own canonical form: `{"a":1,"a":2}` parses like `{"a":2}` here, but a
+  // SQL tool reading the row sees the first key, so a respelled payload would mean two things at once.
+  if (canonicalizeChecked(payload) !== row.payload) {
+    return { seq, problem: 'malformed', detail: `the stored payload of seq ${seq} is not in canonical form (a duplicate key, reordered keys or added spaces): it was rewritten outside nodwyn` };
+  }
   if (row.prev !== prev) return { seq, problem: 'prev_mismatch', detail: `seq ${seq} does not link to the hash of seq ${seq - 1}` };
-  // Hash what the payload means, not its stored spelling: the hash is defined over canonical JSON.
-  const hash = hashEventText({ session: row.session, seq, ts: row.ts, type: row.type, actor: row.actor, prev }, canonicalizeChecked(payload));
+  const hash = hashEventText({ session: row.session, seq, ts: row.ts, type: row.type, actor: row.actor, prev }, row.payload);
   if (hash !== row.hash) return { seq, problem: 'hash_mismatch', detail: `seq ${seq} does not hash to its stored hash: its content was changed` };
   return undefined;
 }

@@ -40,7 +40,7 @@ export function draft(n: number, extra: Record<string, unknown> = {}): AppendDra
  */
 export function rawTamperHandle(file: string): Database.Database {
   const db = new Database(file);
-  for (const name of ['events_no_update', 'events_no_delete', 'events_no_replace', 'checkpoints_no_update', 'checkpoints_no_delete', 'checkpoints_no_replace']) {
+  for (const name of ['events_no_update', 'events_no_delete', 'events_no_replace', 'checkpoints_no_update', 'checkpoints_no_delete', 'checkpoints_no_replace', 'session_index_no_update', 'session_index_no_delete']) {
     db.exec(`DROP TRIGGER IF EXISTS ${name}`);
   }
   return db;

@@ -3,13 +3,15 @@ import type { LogEvent } from '@nodwyn/protocol';
 import { existsSync } from 'node:fs';
 import { EXIT } from '../exit-codes.js';
 import { formatTable } from '../output.js';
-import { dataDir, logPaths } from '../paths.js';
+import { checkDataDir, dataDir, logPaths } from '../paths.js';
 import { guarded } from './guarded.js';
 
 // The log commands need no plugins: they open the log alone, which keeps them fast and usable even when
 // a plugin is broken.
 function withLog<T>(body: (log: EventLog, sessions: SessionStore) => T): T {
-  const paths = logPaths(dataDir());
+  const dir = dataDir();
+  checkDataDir(dir);
+  const paths = logPaths(dir);
   // Without a database there is nothing to show: an empty in-memory log answers without creating files.
   const log = existsSync(paths.dbPath) ? EventLog.open({ path: paths.dbPath, keyPath: paths.keyPath }) : EventLog.open({ path: ':memory:', key: Buffer.alloc(32) });
   try {
@@ -51,7 +53,9 @@ export function logShowCommand(id: string, options: { json?: boolean }): Promise
 /** `nodwyn log verify [ID]`: exit 0 when intact, 1 naming the first bad event. */
 export function logVerifyCommand(id: string | undefined): Promise<number> {
   return guarded(false, async () =>
-    withLog((log) => {
+    withLog((log, sessions) => {
+      // An unknown id verifies nothing; saying "intact" for it would vouch for a session that is not there.
+      if (id !== undefined && id !== KERNEL_STREAM) sessions.get(id);
       const report = log.verify(id);
       if (report.ok) {
         process.stdout.write(`log intact: ${report.sessions} session(s), ${report.events} event(s) verified\n`);

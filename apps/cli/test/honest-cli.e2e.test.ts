@@ -124,3 +124,21 @@ describe('SIGTERM and SIGHUP cancel like Ctrl-C', () => {
     expect(box.run(['log', 'verify']).code).toBe(0);
   });
 });
+
+describe("a person's command still runs model tools through host primitives", () => {
+  it('nodwyn capability test runs a capability whose code reads a file through its door', { timeout: 120_000 }, () => {
+    box.write('notes.txt', 'first\nsecond\n');
+    const firstLine = {
+      name: 'first_line',
+      description: 'The first line of a workspace file.',
+      input_schema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+      grants: { read: true },
+      code: "export default async (args: { path: string }, nodwyn: { readFile(p: string): Promise<string> }) => String(await nodwyn.readFile(args.path)).split('\\n')[0];",
+      examples: [{ args: { path: 'notes.txt' }, expect: 'first' }],
+    };
+    const admitted = box.run(['run', 'x', '--yes', '--script', box.script([{ toolCalls: [{ name: 'register_capability', args: firstLine }] }, { text: '{{lastToolResult}}' }])]);
+    expect(admitted.stdout, admitted.stderr).toContain('Admitted capability');
+    const test = box.run(['capability', 'test', 'first_line']);
+    expect([test.code, test.stdout], test.stderr).toEqual([0, expect.stringMatching(/^ok {4}example 1\nfirst_line v1: 1 of 1 examples passed/)]);
+  });
+});

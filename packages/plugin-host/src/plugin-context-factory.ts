@@ -8,6 +8,7 @@ import {
   type PrimitiveDefinition,
   type Token,
 } from '@nodwyn/plugin-api';
+import { asPersonsCommand, inPersonsCommand } from './command-scope.js';
 import type { ContributionBuffer, ProvidedService } from './contributions.js';
 import { hostEnvelopeInit } from './errors.js';
 import { isRecord } from './is-record.js';
@@ -60,11 +61,11 @@ export function createPluginContext(input: PluginContextInput): PluginContext {
     models: { complete: (request) => kernel.completeModel(name, request) },
     loops: { register: (strategy) => contributions.add({ kind: 'loop', name: strategy.id, strategy }) },
     guard: { addStage: (stage) => contributions.add({ kind: 'guard-stage', name: stage.name, stage }) },
-    commands: { register: (command) => contributions.add({ kind: 'command', name: command.name, command }) },
+    commands: { register: (command) => contributions.add({ kind: 'command', name: command.name, command: asPersonsCommand(name, command) }) },
     events: { append: (session, type, payload) => kernel.appendEvent(name, session, type, payload) },
     calls: {
       session: (title) => kernel.createSession(name, title),
-      apply: (call) => kernel.applyAsHost(name, call),
+      apply: (call) => kernel.applyAsHost(name, call, { forCommand: inPersonsCommand(name) }),
     },
     get store(): PluginStore {
       store ??= kernel.store(name);

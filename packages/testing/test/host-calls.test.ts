@@ -20,6 +20,30 @@ const writer = testPlugin('writer', ['primitive:write_file', 'primitive:report.m
   ctx.primitives.register({ name: 'report.make', description: 'Makes a report for a person.', input: z.object({}), tier: 'read', visibility: 'host', handler: () => ({ content: 'the report' }) });
 });
 
+/** A host primitive that runs the model tool nested, and a person's command that uses it. */
+const wrapper = testPlugin('wrapper', ['primitive:files.write', 'command:write-note'], (ctx) => {
+  ctx.primitives.register({
+    name: 'files.write',
+    description: 'Writes a file through write_file.',
+    input: z.object({ path: z.string() }),
+    tier: 'mutate',
+    visibility: 'host',
+    handler: async (args, call) => {
+      const nested = await call.apply('write_file', { path: args.path, content: 'nested' });
+      return { content: nested.ok ? nested.content : `nested: ${nested.envelope.code ?? ''}` };
+    },
+  });
+  ctx.commands.register({
+    name: 'write-note',
+    description: 'Writes note.txt, for a person.',
+    async run({ io }) {
+      const result = await ctx.calls.apply({ session: ctx.calls.session('write-note'), name: 'files.write', args: { path: 'note.txt' } });
+      io.write(result.ok ? result.content : 'failed');
+      return result.ok ? 0 : 3;
+    },
+  });
+});
+
 /** A plugin that grabs its context and uses `calls.apply` from places a plugin's code runs. */
 function intruder(grab: (ctx: PluginContext) => void) {
   return testPlugin('intruder', ['loop:sneaky'], (ctx) => {
@@ -58,6 +82,31 @@ describe("a plugin's host calls reach host primitives only", () => {
       const result = await t.run('go', { provider: sequenceProvider([]), loop: t.kernel.loops.get('sneaky').item, budgets: { maxToolCalls: 1 } });
       expect(result).toMatchObject({ reason: 'answer', answer: 'HOST_CALL_MODEL_TOOL' });
       expect(existsSync(join(t.workspace, 'from-loop.txt'))).toBe(false);
+    } finally {
+      await t.stop();
+    }
+  });
+
+  it('refuses a model tool nested in a host primitive the plugin calls outside a command', async () => {
+    let ctx: PluginContext | undefined;
+    const t = await startTestKernel({ plugins: [writer, wrapper, intruder((c) => (ctx = c))] });
+    try {
+      const result = await ctx!.calls.apply({ session: ctx!.calls.session('nested door'), name: 'files.write', args: { path: 'nested.txt' } });
+      expect(result).toMatchObject({ ok: true, content: 'nested: HOST_CALL_MODEL_TOOL' });
+      expect(existsSync(join(t.workspace, 'nested.txt'))).toBe(false);
+    } finally {
+      await t.stop();
+    }
+  });
+
+  it("runs the same host primitive, model tool nested, from the plugin's own command a person runs", async () => {
+    const t = await startTestKernel({ plugins: [writer, wrapper] });
+    try {
+      let printed = '';
+      const io = { stdin: process.stdin, write: (text: string) => void (printed += text), error: () => undefined, interactive: false };
+      expect(await t.kernel.commands.get('write-note').item.run({ args: [], options: {}, io })).toBe(0);
+      expect(printed).toBe('wrote note.txt');
+      expect(existsSync(join(t.workspace, 'note.txt'))).toBe(true);
     } finally {
       await t.stop();
     }

@@ -30,8 +30,9 @@ export interface ApplyRequest {
   readonly args: unknown;
   readonly origin: 'model' | 'host';
   /**
-   * Only host primitives may be reached (a plugin's `calls.apply`): a model tool runs as the model's own
-   * call on the turn floor, inside its budgets, never as a plugin's call around them.
+   * Only host primitives may be reached, by this call and the calls nested in it (a plugin's `calls.apply`
+   * outside a person's command): a model tool runs as the model's own call on the turn floor, inside its
+   * budgets, never as a plugin's call around them.
    */
   readonly hostOnly?: boolean;
   readonly callId?: string;
@@ -161,6 +162,7 @@ export class Guard {
           name,
           args,
           origin: 'host',
+          hostOnly: request.hostOnly,
           signal,
           confirmer: request.confirmer,
           taint: mergeTags(call.taint, options.taint),

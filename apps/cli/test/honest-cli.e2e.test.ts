@@ -64,7 +64,7 @@ describe('a broken configuration is one envelope for every command', () => {
     expectNoStackTrace(out.stderr);
   });
 
-  it.each([...commands, ['log', 'list'], ['log', 'verify'], ['fork', 'x']])('NODWYN_HOME as a file is HOME_NOT_A_DIRECTORY: %s', (...args) => {
+  it.each([...commands, ['log', 'list'], ['log', 'verify'], ['fork', 'x'], ['trust', '--status']])('NODWYN_HOME as a file is HOME_NOT_A_DIRECTORY: %s', (...args) => {
     const file = join(box.root, 'not-a-folder');
     writeFileSync(file, 'x');
     const out = box.run(args, undefined, box.workspace, { NODWYN_HOME: file });

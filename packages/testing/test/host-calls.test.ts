@@ -87,6 +87,32 @@ describe("a plugin's host calls reach host primitives only", () => {
     }
   });
 
+  it('refuses it from a guard stage that runs while the model calls another tool', async () => {
+    const outcomes: string[] = [];
+    const stager = testPlugin('stager', ['guard-stage:side-door'], (ctx) =>
+      ctx.guard.addStage({
+        name: 'side-door',
+        slot: 'policy',
+        check: async (call) => {
+          if (call.name !== 'write_file' || call.origin !== 'model') return { kind: 'allow' };
+          const result = await ctx.calls.apply({ session: call.session, name: 'write_file', args: { path: 'from-stage.txt', content: 'x' } });
+          outcomes.push(result.ok ? 'wrote' : (result.envelope.code ?? 'denied'));
+          return { kind: 'allow' };
+        },
+      }),
+    );
+    const t = await startTestKernel({ plugins: [writer, stager] });
+    try {
+      const provider = sequenceProvider([{ toolCalls: [{ name: 'write_file', args: { path: 'asked.txt', content: 'ok' } }] }, { text: 'done' }]);
+      expect(await t.run('write it', { provider, loop: toolLoop })).toMatchObject({ reason: 'answer' });
+      expect(outcomes).toEqual(['HOST_CALL_MODEL_TOOL']);
+      expect(existsSync(join(t.workspace, 'from-stage.txt'))).toBe(false);
+      expect(existsSync(join(t.workspace, 'asked.txt'))).toBe(true);
+    } finally {
+      await t.stop();
+    }
+  });
+
   it('refuses a model tool nested in a host primitive the plugin calls outside a command', async () => {
     let ctx: PluginContext | undefined;
     const t = await startTestKernel({ plugins: [writer, wrapper, intruder((c) => (ctx = c))] });

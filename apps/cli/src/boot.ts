@@ -6,7 +6,7 @@ import { mkdirSync, realpathSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { loadConfig, type Config } from './config.js';
 import { defaultDistribution } from './distribution.js';
-import { configPath, dataDir, logPaths } from './paths.js';
+import { configPath, dataDir, ensureDataDir, logPaths } from './paths.js';
 import { withRepoConfig } from './repo-config.js';
 import { forTerminal } from './terminal-text.js';
 
@@ -28,7 +28,7 @@ export interface BootOptions {
 /** Opens the log in the data dir and loads the distribution, with the current directory as workspace. */
 export async function boot(options: BootOptions = {}): Promise<Runtime> {
   const dir = dataDir();
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  ensureDataDir(dir);
   const userConfig = loadConfig(configPath());
   const workspace = realpathSync(process.cwd());
   // The workspace's .nodwyn/ config applies only once trusted; notices go to stderr, so --json stays pure.

@@ -50,8 +50,30 @@ export type Config = z.infer<typeof ConfigSchema>;
 
 /** Reads and checks the config file; a missing file is an empty config, a broken one an envelope. */
 export function loadConfig(path: string): Config {
-  if (!existsSync(path)) return {};
-  return validateConfig(parseConfigToml(readFileSync(path, 'utf8'), path), path);
+  const text = readConfigText(path);
+  return text === undefined ? {} : validateConfig(parseConfigToml(text, path), path);
+}
+
+function readConfigText(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    // Missing, or a parent folder is missing or a file: there is no config, as on a fresh machine.
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    const folder = code === 'EISDIR';
+    throw new EnvelopeError(
+      {
+        category: 'PRECONDITION_FAILED',
+        code: folder ? CliCodes.CONFIG_NOT_A_FILE : CliCodes.CONFIG_UNREADABLE,
+        operation: 'config.load',
+        received_value: path,
+        expected: 'a TOML file you can read',
+        remediation: folder ? `${path} is a folder; nodwyn reads its configuration from a TOML file there. Move the folder away.` : `nodwyn could not read ${path} (${code ?? String(error)}); make it a file you can read.`,
+      },
+      { cause: error },
+    );
+  }
 }
 
 /** Parses config TOML; a syntax error is an envelope naming `path`, line and column. */

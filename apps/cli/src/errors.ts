@@ -2,6 +2,16 @@
 export const CliCodes = {
   CONFIG_INVALID_TOML: 'CONFIG_INVALID_TOML',
   CONFIG_INVALID: 'CONFIG_INVALID',
+  /** `config.toml` is a folder (or something else that is not a file). */
+  CONFIG_NOT_A_FILE: 'CONFIG_NOT_A_FILE',
+  /** `config.toml` exists but cannot be read (permissions). */
+  CONFIG_UNREADABLE: 'CONFIG_UNREADABLE',
+  /** The data folder (`$NODWYN_HOME`, or the XDG data dir) is a file, or lies under one. */
+  HOME_NOT_A_DIRECTORY: 'HOME_NOT_A_DIRECTORY',
+  /** The data folder could not be created (permissions). */
+  HOME_UNWRITABLE: 'HOME_UNWRITABLE',
+  /** A command-line option's value is not what the option takes (`--max-turns 0`, `--at abc`). */
+  OPTION_INVALID: 'OPTION_INVALID',
   RUN_PROMPT_MISSING: 'RUN_PROMPT_MISSING',
   JUDGE_NOT_CONFIGURED: 'JUDGE_NOT_CONFIGURED',
   /** `trust.json` is not JSON or not in the shape nodwyn writes. */

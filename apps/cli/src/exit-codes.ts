@@ -5,10 +5,10 @@
  * |------|---------|
  * | 0    | success: the model answered, or the command did what it was asked |
  * | 1    | a check failed (e.g. `log verify` found tampering) |
- * | 2    | usage error: unknown command or option, missing argument |
+ * | 2    | usage error: unknown command or option, missing argument, an option value it does not take |
  * | 3    | failure with an envelope (bad script, provider error, denied call that ended the run, bad config) |
  * | 4    | stopped by a budget or the progress guard |
- * | 130  | cancelled (SIGINT) |
+ * | 130  | cancelled (SIGINT, SIGTERM or SIGHUP) |
  */
 export const EXIT = {
   OK: 0,

@@ -1,5 +1,6 @@
 import { Command, CommanderError, Option } from 'commander';
 import { EXIT } from './exit-codes.js';
+import { InvalidOption, positiveInt, positiveNumber } from './option-parsers.js';
 import { VERSION } from './version.js';
 
 // Each action imports its module on demand, so `nodwyn --version` and `--help` load almost nothing.
@@ -29,9 +30,9 @@ program
   .option('--loop <id>', 'loop strategy', undefined)
   .option('--json', 'print every log event and each streamed delta once, one JSON object per line')
   .option('-y, --yes', 'grant confirmations for destructive calls without asking')
-  .addOption(new Option('--max-turns <n>', 'most model calls in this run').argParser(positiveInt))
-  .addOption(new Option('--max-tool-calls <n>', 'most tool calls in this run').argParser(positiveInt))
-  .addOption(new Option('--max-cost <usd>', 'stop once the model calls of this run cost more than this many USD').argParser(positiveNumber))
+  .addOption(new Option('--max-turns <n>', 'most model calls in this run').argParser(positiveInt('--max-turns')))
+  .addOption(new Option('--max-tool-calls <n>', 'most tool calls in this run').argParser(positiveInt('--max-tool-calls')))
+  .addOption(new Option('--max-cost <usd>', 'stop once the model calls of this run cost more than this many USD').argParser(positiveNumber('--max-cost')))
   .action(async (prompt: string | undefined, options: Record<string, unknown>) => {
     const { runCommand } = await import('./commands/run.js');
     process.exitCode = await runCommand(prompt, options);
@@ -108,39 +109,30 @@ program
   .command('fork')
   .description('Start a new session from a copy of a session\'s window; prints the new id.')
   .argument('<id>', 'session to fork')
-  .addOption(new Option('--at <seq>', 'fork at this event (default: the latest)').argParser(positiveInt))
+  .addOption(new Option('--at <seq>', 'fork at this event (default: the latest)').argParser(positiveInt('--at')))
   .action(async (id: string, options: { at?: number }) => {
     const { forkCommand } = await import('./commands/log.js');
     process.exitCode = await forkCommand(id, options);
   });
 
-function positiveNumber(value: string): number {
-  const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) throw new CommanderError(EXIT.USAGE, 'nodwyn.invalidArgument', `expected a positive number, got "${value}"`);
-  return n;
-}
-
-function positiveInt(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new CommanderError(EXIT.USAGE, 'nodwyn.invalidArgument', `expected a positive integer, got "${value}"`);
-  return n;
-}
-
 async function main(argv: string[]): Promise<void> {
   const builtin = new Set(program.commands.map((c) => c.name()));
   const first = argv[2];
-  if (first && !first.startsWith('-') && !builtin.has(first) && first !== 'help') {
-    const { addPluginCommands } = await import('./commands/plugin-commands.js');
-    await addPluginCommands(program);
-  }
   try {
+    if (first && !first.startsWith('-') && !builtin.has(first) && first !== 'help') {
+      const { addPluginCommands } = await import('./commands/plugin-commands.js');
+      await addPluginCommands(program);
+    }
     await program.parseAsync(argv);
   } catch (error) {
     if (error instanceof CommanderError) {
       process.exitCode = error.exitCode === 0 ? EXIT.OK : EXIT.USAGE;
       return;
     }
-    throw error;
+    // A bad option value, or a boot that failed before a plugin command existed (a broken config.toml):
+    // one envelope, never a stack trace with the bundle's source.
+    const { reportFailure } = await import('./commands/guarded.js');
+    process.exitCode = reportFailure(error, argv.includes('--json'), error instanceof InvalidOption ? EXIT.USAGE : EXIT.ENVELOPE);
   }
 }
 

@@ -1,5 +1,8 @@
+import { EnvelopeError } from '@nodwyn/plugin-api';
+import { mkdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { CliCodes } from './errors.js';
 
 /** Where nodwyn keeps its data: `$NODWYN_HOME`, else the XDG data dir. */
 export function dataDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -24,4 +27,47 @@ export function logPaths(dir: string): { dbPath: string; keyPath: string } {
  */
 export function trustStorePath(env: NodeJS.ProcessEnv = process.env): string {
   return join(dataDir(env), 'trust.json');
+}
+
+/**
+ * Checks that the data dir is a folder when it exists: a file in its place (`NODWYN_HOME=some-file`) is
+ * an envelope that names it, not an INTERNAL error from deep inside SQLite or mkdir.
+ */
+export function checkDataDir(dir: string): void {
+  let isDirectory: boolean | undefined;
+  try {
+    isDirectory = statSync(dir, { throwIfNoEntry: false })?.isDirectory();
+  } catch (error) {
+    // ENOTDIR: a file stands where one of its parent folders should be.
+    if ((error as NodeJS.ErrnoException).code !== 'ENOTDIR') throw error;
+    isDirectory = false;
+  }
+  if (isDirectory === false) throw homeNotADirectory(dir);
+}
+
+/** The data dir, created (mode 0700) when missing; see {@link checkDataDir}. */
+export function ensureDataDir(dir: string): void {
+  checkDataDir(dir);
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOTDIR' || code === 'EEXIST') throw homeNotADirectory(dir);
+    throw new EnvelopeError(
+      { category: 'PRECONDITION_FAILED', code: CliCodes.HOME_UNWRITABLE, operation: 'nodwyn.home', received_value: dir, remediation: `nodwyn could not create its data folder ${dir} (${code ?? String(error)}); make its parent writable or set NODWYN_HOME to a folder you own.` },
+      { cause: error },
+    );
+  }
+}
+
+function homeNotADirectory(dir: string): EnvelopeError {
+  return new EnvelopeError({
+    category: 'PRECONDITION_FAILED',
+    code: CliCodes.HOME_NOT_A_DIRECTORY,
+    operation: 'nodwyn.home',
+    failed_parameter: 'NODWYN_HOME',
+    received_value: dir,
+    expected: 'a folder (or a path where nodwyn may create one)',
+    remediation: `nodwyn's data folder ${dir} is a file, or lies under one; point NODWYN_HOME at a folder, or move that file away.`,
+  });
 }

@@ -7,6 +7,8 @@ export const KernelCodes = {
   PRIMITIVE_EXISTS: 'PRIMITIVE_EXISTS',
   PRIMITIVE_INVALID: 'PRIMITIVE_INVALID',
   TOOL_UNKNOWN: 'TOOL_UNKNOWN',
+  /** A plugin's host call named a model tool; those run only as the model's calls on the turn floor. */
+  HOST_CALL_MODEL_TOOL: 'HOST_CALL_MODEL_TOOL',
   TOOL_ARGS_INVALID: 'TOOL_ARGS_INVALID',
   TOOL_TIMEOUT: 'TOOL_TIMEOUT',
   TOOL_CANCELLED: 'TOOL_CANCELLED',

@@ -165,7 +165,8 @@ export class Kernel {
       listPrimitives: (): readonly PrimitiveInfo[] => this.primitives.list(),
       store: (owner: string): PluginStore => this.log.store(owner),
       createSession: (owner: string, title: string) => this.sessions.create({ workspace: this.workspace, title: `${owner}: ${title}` }),
-      applyAsHost: (_owner: string, call: HostCall) => this.apply({ session: call.session, name: call.name, args: call.args, signal: call.signal, origin: 'host' }),
+      applyAsHost: (_owner: string, call: HostCall, scope: { readonly forCommand: boolean }) =>
+        this.apply({ session: call.session, name: call.name, args: call.args, signal: call.signal, origin: 'host', hostOnly: !scope.forCommand }),
       registerProvider: (owner: string, factory: ProviderFactory) => this.providers.register(owner, factory),
       registerLoop: (owner: string, strategy: LoopStrategy) => this.loops.register(owner, strategy),
       addStage: (owner: string, stage: GuardStage) => this.stages.add(owner, stage),

@@ -87,7 +87,10 @@ export interface PluginContext {
   readonly events: { append(session: string, type: string, payload: Readonly<Record<string, unknown>>): void };
   /**
    * Calls through the guard on a person's behalf (origin `host`, no confirmer: a call that needs a
-   * confirmation is denied), logged in a session of its own that `session(title)` opens.
+   * confirmation is denied), logged in a session of its own that `session(title)` opens. Outside the
+   * plugin's own command (`commands.register`) a person runs, only host primitives are reachable, nested
+   * calls included: a model tool is denied with `HOST_CALL_MODEL_TOOL`, because it runs only as the
+   * model's own call on the turn floor, inside the turn's budgets.
    */
   readonly calls: {
     session(title: string): string;

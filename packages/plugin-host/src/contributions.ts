@@ -6,6 +6,7 @@ import {
   type CliCommand,
   type GuardStage,
   type LoopStrategy,
+  type Permission,
   type PrimitiveDefinition,
   type PrimitiveSource,
   type ProviderFactory,
@@ -21,7 +22,18 @@ export type Contribution =
   | { readonly kind: 'loop'; readonly name: string; readonly strategy: LoopStrategy }
   | { readonly kind: 'guard-stage'; readonly name: string; readonly stage: GuardStage }
   | { readonly kind: 'command'; readonly name: string; readonly command: CliCommand }
-  | { readonly kind: 'service'; readonly name: string; readonly key: symbol; readonly value: unknown };
+  | { readonly kind: 'service'; readonly name: string; readonly key: symbol; readonly value: unknown; readonly permission?: Permission };
+
+/**
+ * A service as the root container holds it: the value with the permission its provider's token demanded.
+ * Token keys are `Symbol.for(name)`, so any plugin can make a token of the same name without the
+ * permission; checking the permission stored here, not the one on the caller's token, is what makes
+ * that forgery useless.
+ */
+export interface ProvidedService {
+  readonly value: unknown;
+  readonly permission?: Permission;
+}
 
 /** `kind:name`, the form manifests use in `provides`. */
 export function contributionKey(contribution: Contribution): string {
@@ -62,9 +74,9 @@ export class ContributionBuffer {
   }
 
   /** A service this plugin provided but that is not applied yet, so the plugin can use its own services in `register`. */
-  pendingService(key: symbol): { readonly value: unknown } | undefined {
+  pendingService(key: symbol): ProvidedService | undefined {
     const found = this.#items.find((item) => item.kind === 'service' && item.key === key);
-    return found?.kind === 'service' ? { value: found.value } : undefined;
+    return found?.kind === 'service' ? providedService(found) : undefined;
   }
 
   /** Refuses further contributions: they would escape the provides check. */
@@ -95,7 +107,7 @@ export class ContributionBuffer {
       case 'command':
         return this.kernel.registerCommand(this.plugin, item.command);
       case 'service':
-        root.register(item.key, { useValue: item.value });
+        root.register(item.key, { useValue: providedService(item) });
     }
   }
 
@@ -148,4 +160,8 @@ export class ContributionBuffer {
       }),
     );
   }
+}
+
+function providedService(item: { readonly value: unknown; readonly permission?: Permission }): ProvidedService {
+  return Object.freeze(item.permission ? { value: item.value, permission: item.permission } : { value: item.value });
 }

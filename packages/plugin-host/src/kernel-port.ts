@@ -25,8 +25,11 @@ export interface KernelPort {
   addPrimitiveSource(owner: string, source: PrimitiveSource): void;
   /** Opens a session in the workspace for `owner`'s host calls. */
   createSession(owner: string, title: string): string;
-  /** One call through the guard with origin `host` and no confirmer. */
-  applyAsHost(owner: string, call: HostCall): Promise<ApplyResult>;
+  /**
+   * One call through the guard with origin `host` and no confirmer. Outside a person's command
+   * (`forCommand` false) it may reach host primitives only, nested calls included.
+   */
+  applyAsHost(owner: string, call: HostCall, scope: { readonly forCommand: boolean }): Promise<ApplyResult>;
   /** `owner`'s own transactional store in the kernel's database. */
   store(owner: string): PluginStore;
   /** Every primitive in the table, built-ins included. */

@@ -8,7 +8,8 @@ import {
   type PrimitiveDefinition,
   type Token,
 } from '@nodwyn/plugin-api';
-import type { ContributionBuffer } from './contributions.js';
+import { asPersonsCommand, inPersonsCommand } from './command-scope.js';
+import type { ContributionBuffer, ProvidedService } from './contributions.js';
 import { hostEnvelopeInit } from './errors.js';
 import { isRecord } from './is-record.js';
 import type { KernelPort } from './kernel-port.js';
@@ -60,11 +61,11 @@ export function createPluginContext(input: PluginContextInput): PluginContext {
     models: { complete: (request) => kernel.completeModel(name, request) },
     loops: { register: (strategy) => contributions.add({ kind: 'loop', name: strategy.id, strategy }) },
     guard: { addStage: (stage) => contributions.add({ kind: 'guard-stage', name: stage.name, stage }) },
-    commands: { register: (command) => contributions.add({ kind: 'command', name: command.name, command }) },
+    commands: { register: (command) => contributions.add({ kind: 'command', name: command.name, command: asPersonsCommand(name, command) }) },
     events: { append: (session, type, payload) => kernel.appendEvent(name, session, type, payload) },
     calls: {
       session: (title) => kernel.createSession(name, title),
-      apply: (call) => kernel.applyAsHost(name, call),
+      apply: (call) => kernel.applyAsHost(name, call, { forCommand: inPersonsCommand(name) }),
     },
     get store(): PluginStore {
       store ??= kernel.store(name);
@@ -72,12 +73,15 @@ export function createPluginContext(input: PluginContextInput): PluginContext {
     },
     services: {
       provide<T>(token: Token<T>, value: T): void {
-        contributions.add({ kind: 'service', name: token.name, key: token.key, value });
+        contributions.add({ kind: 'service', name: token.name, key: token.key, value, ...(token.permission ? { permission: token.permission } : {}) });
       },
       get<T>(token: Token<T>): T {
-        if (token.permission && !manifest.permissions.includes(token.permission)) throw permissionDenied(name, `services.get(${token.name})`, token.permission);
-        const own = contributions.pendingService(token.key);
-        return (own ? own.value : resolveService(input.container, token, name)) as T;
+        const operation = `services.get(${token.name})`;
+        if (token.permission && !manifest.permissions.includes(token.permission)) throw permissionDenied(name, operation, token.permission);
+        const provided = contributions.pendingService(token.key) ?? resolveService(input.container, token, name);
+        // The provider's permission, not the caller's token, decides: a token is forged by its name alone.
+        if (provided.permission && !manifest.permissions.includes(provided.permission)) throw permissionDenied(name, operation, provided.permission);
+        return provided.value as T;
       },
     },
   };
@@ -90,9 +94,9 @@ function pluginConfig(settings: Readonly<Record<string, unknown>>, name: string)
   return isRecord(section) ? section : EMPTY_CONFIG;
 }
 
-function resolveService(container: DependencyContainer, token: Token<unknown>, plugin: string): unknown {
+function resolveService(container: DependencyContainer, token: Token<unknown>, plugin: string): ProvidedService {
   try {
-    if (container.isRegistered(token.key, true)) return container.resolve(token.key);
+    if (container.isRegistered(token.key, true)) return container.resolve<ProvidedService>(token.key);
   } catch (error) {
     // Resolving a value cannot fail otherwise: tsyringe throws here only once the container is disposed.
     throw new EnvelopeError(

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { container as globalContainer, type DependencyContainer } from 'tsyringe';
 import { EnvelopeError, envelope, type Envelope, type Token } from '@nodwyn/plugin-api';
+import type { ProvidedService } from './contributions.js';
 import { assertDistributionValid, type Distribution } from './distribution.js';
 import { hostEnvelopeInit, pluginEnvelope, PLUGIN_HOST_PACKAGE } from './errors.js';
 import { freezeSettings } from './freeze-settings.js';
@@ -116,7 +117,7 @@ export class PluginHost {
    */
   service<T>(token: Token<T>): T | undefined {
     if (this.#phase === 'stopped' || !this.#root.isRegistered(token.key, true)) return undefined;
-    return this.#root.resolve<T>(token.key);
+    return this.#root.resolve<ProvidedService>(token.key).value as T;
   }
 
   /** One row per distribution entry, in distribution order, for `nodwyn plugins`. */

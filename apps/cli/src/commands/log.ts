@@ -5,13 +5,15 @@ import { withRuntime } from '../boot.js';
 import { EXIT } from '../exit-codes.js';
 import { formatTable } from '../output.js';
 import { forTerminal, jsonText } from '../terminal-text.js';
-import { dataDir, logPaths } from '../paths.js';
+import { checkDataDir, dataDir, logPaths } from '../paths.js';
 import { guarded } from './guarded.js';
 
 // The log commands need no plugins: they open the log alone, which keeps them fast and usable even when
 // a plugin is broken. They only read: a write without the plugins would skip the log stages.
 function withLog<T>(body: (log: EventLog, sessions: SessionStore) => T): T {
-  const paths = logPaths(dataDir());
+  const dir = dataDir();
+  checkDataDir(dir);
+  const paths = logPaths(dir);
   // Without a database there is nothing to show: an empty in-memory log answers without creating files.
   const log = existsSync(paths.dbPath) ? EventLog.open({ path: paths.dbPath, keyPath: paths.keyPath }) : EventLog.open({ path: ':memory:', key: Buffer.alloc(32) });
   try {
@@ -53,8 +55,11 @@ export function logShowCommand(id: string, options: { json?: boolean }): Promise
 /** `nodwyn log verify [ID]`: exit 0 when intact, 1 naming the first bad event. */
 export function logVerifyCommand(id: string | undefined): Promise<number> {
   return guarded(false, async () =>
-    withLog((log) => {
+    withLog((log, sessions) => {
+      // Verify first: a session deleted whole is a verification failure (the signed index still names it).
+      // An id that verifies nothing was never there, and saying "intact" for it would vouch for it.
       const report = log.verify(id);
+      if (report.ok && report.sessions === 0 && id !== undefined && id !== KERNEL_STREAM) sessions.get(id);
       if (report.ok) {
         process.stdout.write(`log intact: ${report.sessions} session(s), ${report.events} event(s) verified\n`);
         return EXIT.OK;

@@ -52,12 +52,7 @@ async function run(runtime: Runtime, prompt: string | undefined, flags: RunFlags
   const session = flags.session && !replay ? kernel.sessions.get(flags.session).id : kernel.sessions.create({ workspace: runtime.workspace, replayOf: replay ? flags.session : undefined });
   const loop = kernel.loops.get(flags.loop ?? config.loop?.default ?? 'default');
   const controller = new AbortController();
-  const onSigint = (): void => {
-    if (controller.signal.aborted) process.exit(EXIT.CANCELLED);
-    process.stderr.write('\nnodwyn: cancelling (press Ctrl-C again to quit at once)\n');
-    controller.abort();
-  };
-  process.on('SIGINT', onSigint);
+  const stopCancel = cancelOnSignals(controller);
   const unsubscribe = flags.json ? kernel.log.subscribe((event: LogEvent) => printEvent(event, session)) : () => undefined;
   const stream = streamPrinter(flags.json === true, process.stdout.isTTY === true);
   if (flags.json) for (const event of kernel.log.read(session)) printEvent(event, session);
@@ -76,8 +71,28 @@ async function run(runtime: Runtime, prompt: string | undefined, flags: RunFlags
     return report(result, flags.json, stream.streamed());
   } finally {
     unsubscribe();
-    process.off('SIGINT', onSigint);
+    stopCancel();
   }
+}
+
+/**
+ * Ctrl-C, a closed terminal (SIGHUP) and `timeout`/CI cancels (SIGTERM) all cancel the turn the same way:
+ * the tool's process group is killed, the cancel is logged and the database closed. Without a handler
+ * SIGTERM and SIGHUP ended node at once, leaving the tool's child running and the turn open. A second
+ * signal quits at once.
+ */
+function cancelOnSignals(controller: AbortController): () => void {
+  const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (controller.signal.aborted) process.exit(EXIT.CANCELLED);
+    // After SIGHUP the terminal is gone: writing to it could only fail.
+    if (signal !== 'SIGHUP') process.stderr.write(`\nnodwyn: cancelling on ${signal} (send it again to quit at once)\n`);
+    controller.abort();
+  };
+  for (const signal of signals) process.on(signal, onSignal);
+  return () => {
+    for (const signal of signals) process.off(signal, onSignal);
+  };
 }
 
 /** `--judge` needs a judge model; without `[judge] provider` the flag would silently do nothing. */

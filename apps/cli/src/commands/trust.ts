@@ -3,7 +3,7 @@ import { realpathSync } from 'node:fs';
 import { askYesNo, canAsk } from '../confirmer.js';
 import { CliCodes } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
-import { trustStorePath } from '../paths.js';
+import { checkDataDir, dataDir, trustStorePath } from '../paths.js';
 import { changedFiles, repoSettings, repoTrust, trustRecordFor, type RepoTrust } from '../repo-config.js';
 import { unreviewableEntries, type RepoFolder } from '../repo-folder.js';
 import { escapeForReview, formatReview } from '../trust-review.js';
@@ -22,6 +22,7 @@ export interface TrustFlags {
 /** `nodwyn trust [--yes] [--show] | --revoke | --status [--json]`, for the current directory. */
 export function trustCommand(flags: TrustFlags): Promise<number> {
   return guarded(flags.json, async () => {
+    checkDataDir(dataDir());
     // The real path, as boot uses: the same repository reached through a symlink is the same workspace,
     // and a copy elsewhere is another one.
     const workspace = realpathSync(process.cwd());

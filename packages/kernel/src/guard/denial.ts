@@ -45,3 +45,16 @@ export function egressTargets(primitive: RegisteredPrimitive, args: unknown): re
 export function mergeTags(a: readonly string[], b: readonly string[] = []): readonly string[] {
   return b.length === 0 ? a : [...new Set([...a, ...b])].sort();
 }
+
+/** A plugin's host call named a model tool: those run only as the model's own calls, inside a turn's budgets. */
+export function modelToolAsHostCall(name: string): Envelope {
+  return envelope({
+    category: 'PERMISSION_DENIED',
+    code: KernelCodes.HOST_CALL_MODEL_TOOL,
+    operation: name,
+    failed_parameter: '$.name',
+    received_value: name,
+    expected: 'a host primitive (visibility "host")',
+    remediation: `"${name}" is a model tool; it runs only as the model's call in a turn. A plugin's host call may reach host primitives only.`,
+  });
+}

@@ -19,7 +19,7 @@ import type { AppendDraft } from '../log/index.js';
 import type { PrimitiveTable, RegisteredPrimitive } from '../primitives/primitive-table.js';
 import { execute } from './execute.js';
 import { preflight } from './preflight.js';
-import { collect, Denied, egressTargets, mergeTags, stageFailure } from './denial.js';
+import { collect, Denied, egressTargets, mergeTags, modelToolAsHostCall, stageFailure } from './denial.js';
 import { isPromise } from './is-promise.js';
 import { askConfirmation, planRequired, tierVerdict } from './policy.js';
 import type { StageSet } from './stage-set.js';
@@ -30,6 +30,12 @@ export interface ApplyRequest {
   readonly name: string;
   readonly args: unknown;
   readonly origin: 'model' | 'host';
+  /**
+   * Only host primitives may be reached, by this call and the calls nested in it (a plugin's `calls.apply`
+   * outside a person's command): a model tool runs as the model's own call on the turn floor, inside its
+   * budgets, never as a plugin's call around them.
+   */
+  readonly hostOnly?: boolean;
   readonly callId?: string;
   readonly signal?: AbortSignal;
   /** Who answers confirmations; without one, calls that need a confirmation are denied. */
@@ -159,6 +165,7 @@ export class Guard {
           name,
           args,
           origin: 'host',
+          hostOnly: request.hostOnly,
           signal,
           confirmer: request.confirmer,
           taint: mergeTags(call.taint, options.taint),
@@ -187,6 +194,7 @@ export class Guard {
         }),
       );
     }
+    if (request.hostOnly === true && primitive.visibility !== 'host') throw new Denied('resolve', modelToolAsHostCall(primitive.name));
     return primitive;
   }
 

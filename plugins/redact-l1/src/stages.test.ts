@@ -9,7 +9,7 @@ const call = { id: 'c1', session: 's1', name: 'read_file' } as GuardCall;
 /** A taint layer that records what it was told, for the assertions. */
 function recordingTracker() {
   const remembered: { session: string; value: string; tags: readonly string[] }[] = [];
-  const tracker: TaintTracker = { remember: (session, value, tags) => remembered.push({ session, value, tags }), tagsOf: () => [] };
+  const tracker: TaintTracker = { remember: (session, value, tags) => remembered.push({ session, value, tags }), tagsOf: () => [], matches: () => [] };
   return { tracker, remembered };
 }
 

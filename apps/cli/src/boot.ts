@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Kernel } from '@nodwyn/kernel';
-import { API_VERSION, EgressSenderToken } from '@nodwyn/plugin-api';
+import { API_VERSION, EgressSenderToken, TaintToken } from '@nodwyn/plugin-api';
 import { PluginHost } from '@nodwyn/plugin-host';
 import { mkdirSync, realpathSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -47,6 +47,7 @@ export async function boot(options: BootOptions = {}): Promise<Runtime> {
     disabled: userConfig.distribution?.disabled ?? [],
   });
   kernel.useSender(() => host.service(EgressSenderToken));
+  kernel.useTaint(() => host.service(TaintToken));
   try {
     await host.load(defaultDistribution(userConfig, pluginRoot));
     await host.start();

@@ -13,11 +13,13 @@ import {
   type EgressSender,
   type ModelCompletion,
   type ModelCompletionResult,
+  type TaintTracker,
 } from '@nodwyn/plugin-api';
 import type { LogEvent } from '@nodwyn/protocol';
 import { KernelCodes } from './errors.js';
 import { Guard, type ApplyRequest } from './guard/guard.js';
 import { StageSet } from './guard/stage-set.js';
+import { DEFAULT_STRIKE_LIMIT, STRIKE_EVENT, Strikes } from './guard/strikes.js';
 import { EventLog, type AppendDraft } from './log/index.js';
 import { PrimitiveTable } from './primitives/primitive-table.js';
 import { Registry } from './registry.js';
@@ -36,10 +38,15 @@ export interface KernelOptions {
   readonly workspace: string;
   /** Largest tool output kept, in bytes. */
   readonly outputCap?: number;
+  /** Strikes (outputs that matched a remembered secret) a session may take; see `Strikes`. Default 3. */
+  readonly strikeLimit?: number;
 }
 
 /** Where the kernel finds the egress plugin's last hop (the app wires it to the plugin host's services). */
 export type SenderLookup = () => EgressSender | undefined;
+
+/** Where the kernel finds the L2 taint tracker (the app wires it to the plugin host's services). */
+export type TaintLookup = () => TaintTracker | undefined;
 
 /**
  * The microkernel: the log, the primitive table and the guard, plus the sessions and turn floor built on
@@ -56,6 +63,8 @@ export class Kernel {
   readonly commands = new Registry<CliCommand>('command', (c) => c.name);
   readonly workspace: string;
   #sender: SenderLookup = () => undefined;
+  #taint: TaintLookup = () => undefined;
+  readonly #strikes: Strikes;
 
   private constructor(log: EventLog, options: KernelOptions) {
     this.log = log;
@@ -64,8 +73,10 @@ export class Kernel {
     this.primitives = new PrimitiveTable(({ name, previousOwner, owner }) =>
       append(KERNEL_STREAM, { type: 'primitive.replaced', actor: 'kernel', payload: { name, previous_owner: previousOwner, owner } }),
     );
-    this.guard = new Guard({ primitives: this.primitives, stages: this.stages, append, workspace: options.workspace, outputCap: options.outputCap ?? 256 * 1024 });
     this.sessions = new SessionStore(log, append);
+    this.#strikes = new Strikes(options.strikeLimit ?? DEFAULT_STRIKE_LIMIT, (session) => this.sessions.lineage(session).filter((e) => e.type === STRIKE_EVENT).length);
+    const taint = (): TaintTracker | undefined => this.#taint();
+    this.guard = new Guard({ primitives: this.primitives, stages: this.stages, append, workspace: options.workspace, outputCap: options.outputCap ?? 256 * 1024, strikes: this.#strikes, taint });
   }
 
   /** Opens (or creates) the log and builds a kernel around it. */
@@ -89,7 +100,9 @@ export class Kernel {
         );
       }
     }
-    return this.log.append(session, { type: current.type, actor: current.actor, payload: current.payload });
+    const event = this.log.append(session, { type: current.type, actor: current.actor, payload: current.payload });
+    if (event.type === STRIKE_EVENT) this.#strikes.recorded(session);
+    return event;
   }
 
   /** Applies one call through the guard. */
@@ -100,6 +113,14 @@ export class Kernel {
   /** Tells the kernel where the egress last hop is (the plugin host provides it as a service). */
   useSender(lookup: SenderLookup): void {
     this.#sender = lookup;
+  }
+
+  /**
+   * Tells the kernel where the L2 tracker is (the plugin host provides it as a service). With it, model
+   * output and the model's tool results that hold a remembered secret are withheld, and counted as strikes.
+   */
+  useTaint(lookup: TaintLookup): void {
+    this.#taint = lookup;
   }
 
   /** Runs one prompt to its end on the turn floor. */
@@ -113,7 +134,15 @@ export class Kernel {
   }
 
   #floorDeps() {
-    return { sessions: this.sessions, guard: this.guard, primitives: this.primitives, append: (s: string, d: AppendDraft) => this.append(s, d), sender: () => this.#sender() };
+    return {
+      sessions: this.sessions,
+      guard: this.guard,
+      primitives: this.primitives,
+      append: (s: string, d: AppendDraft) => this.append(s, d),
+      sender: () => this.#sender(),
+      taint: () => this.#taint(),
+      strikes: this.#strikes,
+    };
   }
 
   /** The read-only log view plugins with `log.read` get. */

@@ -4,6 +4,7 @@ import {
   API_VERSION,
   definePlugin,
   EgressSenderToken,
+  TaintToken,
   type ApplyResult,
   type Confirmer,
   type LoopStrategy,
@@ -30,6 +31,8 @@ export interface TestKernelOptions {
   readonly dbPath?: string;
   /** The log's checkpoint key; random by default. Pass the same key to reopen a `dbPath` as a later process would. */
   readonly key?: Buffer;
+  /** The data directory; a fresh temp dir by default. Pass the same one to start a kernel as a later process would. */
+  readonly dataDir?: string;
 }
 
 /** A running kernel and host for a test, with shortcuts for the common moves. */
@@ -61,12 +64,13 @@ export async function startTestKernel(options: TestKernelOptions = {}): Promise<
   const temp = mkdtempSync(join(tmpdir(), 'nodwyn-test-'));
   const workspace = options.workspace ?? join(temp, 'workspace');
   if (!options.workspace) mkdirSync(workspace);
-  const dataDir = join(temp, 'home');
-  mkdirSync(dataDir);
+  const dataDir = options.dataDir ?? join(temp, 'home');
+  if (!options.dataDir) mkdirSync(dataDir);
   const kernel = Kernel.open({ dbPath: options.dbPath ?? ':memory:', key: options.key ?? randomBytes(32), workspace: realpathSync(workspace) });
   const settings = options.settings ?? {};
   const host = new PluginHost({ kernel: kernel.port(), apiVersion: API_VERSION, settings, workspace: realpathSync(workspace), dataDir });
   kernel.useSender(() => host.service(EgressSenderToken));
+  kernel.useTaint(() => host.service(TaintToken));
   try {
     await host.load({ name: 'test', plugins: (options.plugins ?? []).map(toEntry) });
     await host.start();

@@ -20,7 +20,7 @@ export function createEgressSender(deps: EgressSenderDeps): EgressSender {
       const names = [...new Set(request.headers.flatMap(([, value]) => handlesIn(value)))];
       const secrets = await revealAll(names, deps.keychain());
       const tracker = secrets.size > 0 ? deps.tracker() : undefined;
-      for (const secret of secrets.values()) tracker?.remember(session, secret.value, [secret.class]);
+      for (const secret of secrets.values()) tracker?.remember(session, secret.value, [secret.class], { pinned: true });
       const headers = request.headers.map(([name, value]) => [name, value.replace(SECRET_HANDLE, (handle, secret: string) => secrets.get(secret)?.value ?? handle)] as const);
       const outcome = await send({ method: request.method, url: new URL(request.url), headers, body: request.body }, signal ?? new AbortController().signal);
       return outcome.response;

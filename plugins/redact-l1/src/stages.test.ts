@@ -31,6 +31,16 @@ describe('ingress stage', () => {
     ]);
   });
 
+  it('remembers a private key read with line numbers line by line, without the gutter or the armour', async () => {
+    const { tracker, remembered } = recordingTracker();
+    const body = ['b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZWQyNTUxOQ', 'AAAAIBrbmpxaW5uZXJzZWNyZXRrZXlieXRlc2hlcmVhcmVub3RyZWFsAAAAAAAAAAAAAAAA'];
+    const numbered = ['-----BEGIN OPENSSH PRIVATE KEY-----', ...body, '-----END OPENSSH PRIVATE KEY-----'].map((line, i) => `${String(i + 1).padStart(6)}\t${line}`).join('\n');
+    await ingressStage(createRedactor(), () => tracker).filter(call, { content: numbered });
+    const values = remembered.map((r) => r.value);
+    expect(values).toEqual(expect.arrayContaining(body));
+    for (const value of values) expect(value).not.toMatch(/\t|-----BEGIN|-----END/);
+  });
+
   it('returns a result without secrets as it came', async () => {
     const result = { content: 'nothing to see' };
     expect(await ingressStage(createRedactor(), () => undefined).filter(call, result)).toBe(result);

@@ -176,10 +176,25 @@ function redactedClasses(text: string): string[] {
   return text.includes('[REDACTED ') ? [...text.matchAll(REDACTED)].map((m) => m[1]!) : [];
 }
 
+/** Letters and digits a window needs: fewer, and it is mostly layout (`\\n     2\\t`) that any text may hold. */
+const MIN_ALNUM = 5;
+
 function windowsOf(value: string): string[] {
   const windows = new Set<string>();
   for (const spelling of spellings(value)) {
-    for (let i = 0; i + WINDOW <= spelling.length; i++) windows.add(spelling.slice(i, i + WINDOW));
+    for (let i = 0; i + WINDOW <= spelling.length; i++) {
+      const window = spelling.slice(i, i + WINDOW);
+      if (alnumCount(window) >= MIN_ALNUM) windows.add(window);
+    }
   }
   return [...windows];
+}
+
+function alnumCount(window: string): number {
+  let n = 0;
+  for (let i = 0; i < window.length; i++) {
+    const c = window.charCodeAt(i);
+    if ((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122)) n++;
+  }
+  return n;
 }

@@ -23,8 +23,14 @@ describe('the redact-l2 plugin', () => {
     try {
       const session = t.session();
       tracker!.remember(session, VALUE, ['github-token']);
-      const result = await t.apply('echo_b64', { text: `token: ${VALUE}` }, { session });
+      const result = await t.apply('echo_b64', { text: `token: ${VALUE}` }, { session, origin: 'host' });
       expect(result.ok && result.taint).toEqual(['github-token']);
+      // The same result for the model is withheld as a whole: showing it redacted would show which part matched.
+      const shown = await t.apply('echo_b64', { text: `token: ${VALUE}` }, { session });
+      expect(!shown.ok && shown.envelope.code).toBe('SECURITY_OUTPUT_WITHHELD');
+      expect(t.events(session).filter((e) => e.type === 'security.withheld').map((e) => e.payload)).toEqual([
+        { source: 'tool', call_id: expect.any(String), name: 'echo_b64', classes: ['github-token'] },
+      ]);
       const plain = await t.apply('echo_b64', { text: 'nothing secret here' }, { session, origin: 'host' });
       expect(plain.ok && plain.taint).toEqual([]);
       const inherited = await t.kernel.apply({ session, name: 'echo_b64', args: { text: 'x' }, origin: 'host', taint: ['sandbox-run'] });

@@ -37,7 +37,8 @@ export async function boot(options: BootOptions = {}): Promise<Runtime> {
   // be able to put code in the agent by shipping its own node_modules. For the same reason the plugin
   // list comes from the user's config alone, whatever a repository's config says.
   const pluginRoot = dirname(configPath());
-  const kernel = Kernel.open({ ...logPaths(dir), workspace });
+  // From the user's config only: a repository's `[policy]` is dropped, so it cannot buy a model more probes.
+  const kernel = Kernel.open({ ...logPaths(dir), workspace, strikeLimit: userConfig.policy?.max_strikes });
   const host = new PluginHost({
     kernel: kernel.port(),
     apiVersion: API_VERSION,

@@ -175,12 +175,12 @@ export class Guard {
   }
 
   /**
-   * A model's tool result that still holds a remembered secret after the text layers is withheld as a
-   * whole and counts as a strike. Redacting just the matching stretch would show the model which of the
-   * strings it made a tool print (`echo ghp_ab""cd…`) matched: a secret, one guess at a time.
+   * A tool result that still holds a remembered secret after the text layers is withheld as a whole and
+   * counts as a strike. Redacting just the matching stretch would show the model which of the strings it
+   * made a tool print (`echo ghp_ab""cd…`) matched: a secret, one guess at a time. Host calls too: sandboxed
+   * code that reads back what it wrote would otherwise learn the same from the taint its run then carries.
    */
   #screen(call: GuardCall, result: ToolResult & { truncated: boolean }): ToolResult & { truncated: boolean } {
-    if (call.origin !== 'model') return result;
     const classes = this.deps.taint()?.matches(call.session, result.content) ?? [];
     if (classes.length === 0) return result;
     this.#strike(call.session, { source: 'tool', call_id: call.id, name: call.name, classes: [...classes] });

@@ -63,6 +63,15 @@ describe('log stage', () => {
     expect(stage.filter(clean)).toBe(clean);
   });
 
+  it("hands what it redacts in the person's prompt to the taint layer, and nothing of the model's", () => {
+    const { tracker, remembered } = recordingTracker();
+    const stage = logStage(createRedactor(), () => tracker);
+    stage.filter({ session: 's', type: 'message.user', actor: 'user', payload: { text: `my token is ${TOKEN}` } });
+    const model = stage.filter({ session: 's', type: 'message.assistant', actor: 'model', payload: { text: 'ghp_7fK2pQ9xLm3ZvT8wR1nB4yH6cJ0dE5sA2gUi' } });
+    expect(model.payload.text).toBe('[REDACTED github-token]');
+    expect(remembered).toEqual([{ session: 's', value: TOKEN, tags: ['github-token'] }]);
+  });
+
   it('throws when the detector fails, so the kernel refuses the write', () => {
     const broken = createRedactor(() => {
       throw new Error('bug');

@@ -68,14 +68,21 @@ export function ingressStage(redactor: DetectingRedactor, tracker: () => TaintTr
 /**
  * Redacts every string of an event's payload before it is written, whatever wrote it: the person's
  * prompt, the model's text and tool arguments, tool results, envelopes (`received_value`). A detector
- * failure throws, and the kernel refuses to write the event.
+ * failure throws, and the kernel refuses to write the event. What it redacts in the person's own events
+ * (a token pasted into the prompt) is handed to the taint layer too, so L2 knows it in other spellings;
+ * the model's are not, since a value the model wrote is no secret it was shown.
  */
-export function logStage(redactor: DetectingRedactor): LogStage {
+export function logStage(redactor: DetectingRedactor, tracker: () => TaintTracker | undefined = () => undefined): LogStage {
   return {
     name: LOG_STAGE,
     slot: 'log',
     filter(draft) {
-      const payload = redactDeep(draft.payload, (text) => redactor.redact(text).text) as typeof draft.payload;
+      const taintLayer = draft.actor === 'user' ? tracker() : undefined;
+      const payload = redactDeep(draft.payload, (text) => {
+        const redaction = redactor.redact(text);
+        for (const f of redaction.findings) taintLayer?.remember(draft.session, text.slice(f.start, f.end), [f.class]);
+        return redaction.text;
+      }) as typeof draft.payload;
       return payload === draft.payload ? draft : { ...draft, payload };
     },
   };

@@ -61,7 +61,7 @@ export interface GuardDeps {
   readonly outputCap: number;
   /** The session's strikes: once used up, every call in the session is refused. */
   readonly strikes: Strikes;
-  /** The L2 tracker, when a plugin provides one: the model's tool results are screened with it. */
+  /** The L2 tracker, when a plugin provides one: every tool result is screened with it. */
   readonly taint: () => TaintTracker | undefined;
 }
 

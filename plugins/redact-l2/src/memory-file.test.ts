@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -57,6 +57,14 @@ describe('L2 memory across processes', () => {
     expect(later.matches('s', TOKEN)).toEqual(['github-token']);
     expect(later.matches('s', flagged(0))).toEqual([]);
     expect(later.matches('s', flagged(29))).toEqual(['t29']);
+  });
+
+  it('keeps every whole record when the last line was torn by a crash, and drops the torn one', () => {
+    const dir = dataDir();
+    process(dir).remember('s', TOKEN, ['github-token'], { pinned: true });
+    appendFileSync(join(dir, 'taint-memory.jsonl'), '{"id":"torn","pinned":false,"tags":["x"],"windows":[[1,');
+    expect(process(dir).matches('s', TOKEN)).toEqual(['github-token']);
+    expect(readFileSync(join(dir, 'taint-memory.jsonl'), 'utf8')).not.toContain('torn');
   });
 
   it('starts over, matching nothing, when the key was replaced (old fingerprints cannot be checked)', () => {

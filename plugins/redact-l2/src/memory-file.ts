@@ -1,4 +1,4 @@
-import { appendFileSync, closeSync, existsSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
+import { appendFileSync, closeSync, existsSync, openSync, readFileSync, renameSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { taintError } from './errors.js';
 import { newWindowKey, WindowHasher } from './window-hash.js';
@@ -55,7 +55,9 @@ export class MemoryFile {
     if (header !== this.#header()) return this.#rewrite([]);
     const byId = new Map<string, StoredValue>();
     for (const line of lines) {
-      const value = JSON.parse(line) as StoredValue;
+      const value = parseLine(line);
+      // A line a crash (or two processes writing at once) tore is dropped; the rewrite below removes it.
+      if (!value) continue;
       const known = byId.get(value.id);
       byId.delete(value.id);
       byId.set(value.id, known ? { ...known, pinned: known.pinned || value.pinned, tags: [...new Set([...known.tags, ...value.tags])] } : value);
@@ -68,8 +70,21 @@ export class MemoryFile {
   }
 
   #rewrite(values: StoredValue[]): StoredValue[] {
-    writeFileSync(this.#path, [this.#header(), ...values.map((v) => JSON.stringify(v))].join('\n') + '\n', { mode: 0o600 });
+    // Through a temporary file and a rename, so a crash mid-write never leaves half a memory.
+    const temp = `${this.#path}.${process.pid}.tmp`;
+    writeFileSync(temp, [this.#header(), ...values.map((v) => JSON.stringify(v))].join('\n') + '\n', { mode: 0o600 });
+    renameSync(temp, this.#path);
     return values;
+  }
+}
+
+function parseLine(line: string): StoredValue | undefined {
+  try {
+    const value = JSON.parse(line) as Partial<StoredValue>;
+    const ok = typeof value.id === 'string' && typeof value.pinned === 'boolean' && Array.isArray(value.tags) && Array.isArray(value.windows);
+    return ok ? (value as StoredValue) : undefined;
+  } catch {
+    return undefined;
   }
 }
 

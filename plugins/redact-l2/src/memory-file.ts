@@ -8,8 +8,8 @@ export interface StoredValue {
   readonly id: string;
   readonly pinned: boolean;
   readonly tags: readonly string[];
-  /** `[bucket, fingerprint]` of every window of every spelling. */
-  readonly windows: readonly (readonly [number, string])[];
+  /** Every window of every spelling, packed (`packWindows`): bucket and fingerprint, never the window. */
+  readonly windows: string;
 }
 
 const KEY_FILE = 'taint.key';
@@ -46,7 +46,7 @@ export class MemoryFile {
   }
 
   #header(): string {
-    return JSON.stringify({ memory: 1, key: this.hasher.fingerprint('nodwyn taint memory key check') });
+    return JSON.stringify({ memory: 2, key: this.hasher.identity('nodwyn taint memory key check') });
   }
 
   #load(keep: number): StoredValue[] {
@@ -81,7 +81,7 @@ export class MemoryFile {
 function parseLine(line: string): StoredValue | undefined {
   try {
     const value = JSON.parse(line) as Partial<StoredValue>;
-    const ok = typeof value.id === 'string' && typeof value.pinned === 'boolean' && Array.isArray(value.tags) && Array.isArray(value.windows);
+    const ok = typeof value.id === 'string' && typeof value.pinned === 'boolean' && Array.isArray(value.tags) && typeof value.windows === 'string';
     return ok ? (value as StoredValue) : undefined;
   } catch {
     return undefined;

@@ -1,7 +1,8 @@
 import type { TaintTracker } from '@nodwyn/plugin-api';
 import { spellings } from './encodings.js';
 import type { MemoryFile, StoredValue } from './memory-file.js';
-import { BucketSet, newWindowKey, WindowHasher } from './window-hash.js';
+import { packWindows, StoredWindows } from './stored-windows.js';
+import { newWindowKey, WindowHasher } from './window-hash.js';
 
 /** How long a fragment of a remembered value must be to taint a text (and the shortest value remembered). */
 export const WINDOW = 10;
@@ -33,8 +34,7 @@ export function unionTaint(...sets: readonly (readonly string[] | undefined)[]):
 export class TaintRegistry implements TaintTracker {
   readonly #values = new Map<string, Remembered>();
   readonly #index = new Map<string, Set<Remembered>>();
-  readonly #stored = new Map<string, Set<string>>();
-  readonly #buckets = new BucketSet();
+  readonly #stored: StoredWindows | undefined;
   readonly #hasher: WindowHasher;
   readonly #file: MemoryFile | undefined;
   #flagged = 0;
@@ -42,7 +42,7 @@ export class TaintRegistry implements TaintTracker {
   constructor(memory?: { file: MemoryFile; values: readonly StoredValue[] }) {
     this.#file = memory?.file;
     this.#hasher = memory?.file.hasher ?? new WindowHasher(newWindowKey(), WINDOW);
-    for (const value of memory?.values ?? []) this.#load(value);
+    this.#stored = memory && memory.values.length > 0 ? new StoredWindows(memory.values) : undefined;
   }
 
   remember(_session: string, value: string, tags: readonly string[], options: { readonly pinned?: boolean } = {}): void {
@@ -106,7 +106,8 @@ export class TaintRegistry implements TaintTracker {
 
   // Every window of `text` that a remembered value holds, in order, with the tags it carries.
   #spans(text: string, found: (start: number, tags: Iterable<string>) => void): void {
-    if (text.length < WINDOW || (this.#index.size === 0 && this.#stored.size === 0)) return;
+    const stored = this.#stored;
+    if (text.length < WINDOW || (this.#index.size === 0 && !stored)) return;
     const hits = new Map<number, Set<string>>();
     if (this.#index.size > 0) {
       for (let i = 0; i + WINDOW <= text.length; i++) {
@@ -114,28 +115,18 @@ export class TaintRegistry implements TaintTracker {
         if (holders) for (const entry of holders) for (const tag of entry.tags) add(hits, i, tag);
       }
     }
-    if (this.#stored.size > 0) {
-      this.#hasher.scan(text, this.#buckets, (start) => {
-        const tags = this.#stored.get(this.#hasher.fingerprint(text.slice(start, start + WINDOW)));
-        if (tags) for (const tag of tags) add(hits, start, tag);
+    if (stored) {
+      this.#hasher.scan(text, stored, (start, bucket) => {
+        for (const tag of stored.tagsAt(bucket, this.#hasher.fingerprint(text.slice(start, start + WINDOW)))) add(hits, start, tag);
       });
     }
     for (const start of [...hits.keys()].sort((a, b) => a - b)) found(start, hits.get(start)!);
   }
 
-  #load(value: StoredValue): void {
-    for (const [bucket, fingerprint] of value.windows) {
-      this.#buckets.add(bucket);
-      let tags = this.#stored.get(fingerprint);
-      if (!tags) this.#stored.set(fingerprint, (tags = new Set()));
-      for (const tag of value.tags) tags.add(tag);
-    }
-  }
-
   #persist(value: string, entry: Remembered): void {
     if (!this.#file) return;
-    const windows = entry.windows.map((w) => [this.#hasher.bucket(w), this.#hasher.fingerprint(w)] as const);
-    this.#file.append({ id: this.#hasher.fingerprint(value), pinned: entry.pinned, tags: [...entry.tags].sort(), windows });
+    const windows = packWindows(entry.windows.map((w) => [this.#hasher.bucket(w), this.#hasher.fingerprint(w)] as const));
+    this.#file.append({ id: this.#hasher.identity(value), pinned: entry.pinned, tags: [...entry.tags].sort(), windows });
   }
 
   #reindex(from: Remembered, to: Remembered): void {

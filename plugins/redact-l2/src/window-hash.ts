@@ -1,15 +1,15 @@
 import { createCipheriv, createHmac, randomBytes } from 'node:crypto';
 
-/** Bits of the keyed rolling hash kept as a window's bucket: a lookup table of 2^BUCKET_BITS bits. */
-const BUCKET_BITS = 20;
+/** Bits of the keyed rolling hash kept as a window's bucket. */
+export const BUCKET_BITS = 20;
 
 /**
  * Keyed fingerprints of fixed-length windows, for remembering values across processes without keeping
- * them. A window is known by its HMAC-SHA256 (cut to 128 bits). Hashing every window of every text with
- * HMAC is too slow for the log stage, so each window also has a bucket: 20 bits of a rolling hash over
- * a key-derived character table, computed in O(1) per position. Only positions whose bucket is occupied
- * pay for an HMAC. Both depend on the key, which lives outside the database, so neither tells anything
- * about the values to someone who reads the stored fingerprints without it.
+ * them. A window is known by 48 bits of its HMAC-SHA256 and by its bucket: 20 bits of a rolling hash over
+ * a key-derived character table, computed in O(1) per position. Hashing every window of every text with
+ * HMAC is too slow for the log stage, so only positions whose bucket is occupied pay for one; a match
+ * needs both, 68 bits in all. Both depend on the key, which lives outside the database, so neither tells
+ * anything about the values to someone who reads the stored fingerprints without it.
  */
 export class WindowHasher {
   readonly #key: Buffer;
@@ -28,8 +28,13 @@ export class WindowHasher {
     this.#drop = drop >>> 0;
   }
 
-  /** The HMAC fingerprint of one window (or of a whole value, as its identity). */
-  fingerprint(text: string): string {
+  /** The fingerprint of one window: 48 bits of its HMAC, exact in a double. */
+  fingerprint(window: string): number {
+    return createHmac('sha256', this.#key).update(window).digest().readUIntBE(0, 6);
+  }
+
+  /** A keyed identity for a whole value (or a key check), as text. */
+  identity(text: string): string {
     return createHmac('sha256', this.#key).update(text).digest('base64url').slice(0, 22);
   }
 
@@ -40,28 +45,15 @@ export class WindowHasher {
     return h >>> (32 - BUCKET_BITS);
   }
 
-  /** Calls `visit` with the start of every window of `text` whose bucket `occupied` holds. */
-  scan(text: string, occupied: BucketSet, visit: (start: number) => void): void {
+  /** Calls `visit` with the start and bucket of every window of `text` whose bucket `occupied` holds. */
+  scan(text: string, occupied: { has(bucket: number): boolean }, visit: (start: number, bucket: number) => void): void {
     const width = this.#width;
     let h = 0;
     for (let i = 0; i < text.length; i++) {
       if (i >= width) h = (h - Math.imul(this.#table[text.charCodeAt(i - width)]!, this.#drop)) >>> 0;
       h = (Math.imul(h, this.#base) + this.#table[text.charCodeAt(i)]!) >>> 0;
-      if (i + 1 >= width && occupied.has(h >>> (32 - BUCKET_BITS))) visit(i + 1 - width);
+      if (i + 1 >= width && occupied.has(h >>> (32 - BUCKET_BITS))) visit(i + 1 - width, h >>> (32 - BUCKET_BITS));
     }
-  }
-}
-
-/** Which buckets hold at least one remembered window. */
-export class BucketSet {
-  readonly #bits = new Uint8Array(1 << (BUCKET_BITS - 3));
-
-  add(bucket: number): void {
-    this.#bits[bucket >>> 3]! |= 1 << (bucket & 7);
-  }
-
-  has(bucket: number): boolean {
-    return (this.#bits[bucket >>> 3]! & (1 << (bucket & 7))) !== 0;
   }
 }
 

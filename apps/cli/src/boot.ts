@@ -1,8 +1,8 @@
 import 'reflect-metadata';
 import { Kernel } from '@nodwyn/kernel';
-import { API_VERSION, EgressSenderToken, type ProtectedFolder } from '@nodwyn/plugin-api';
+import { API_VERSION, EgressSenderToken, TaintToken, type ProtectedFolder } from '@nodwyn/plugin-api';
 import { PluginHost } from '@nodwyn/plugin-host';
-import { mkdirSync, realpathSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { loadConfig, type Config } from './config.js';
 import { defaultDistribution } from './distribution.js';
@@ -38,7 +38,8 @@ export async function boot(options: BootOptions = {}): Promise<Runtime> {
   // be able to put code in the agent by shipping its own node_modules. For the same reason the plugin
   // list comes from the user's config alone, whatever a repository's config says.
   const pluginRoot = dirname(configPath());
-  const kernel = Kernel.open({ ...logPaths(dir), workspace, protectedFolders: protectedFolders(dir, pluginRoot) });
+  // The strike limit comes from the user's config only: a repository's `[policy]` is dropped, so it cannot buy a model more probes.
+  const kernel = Kernel.open({ ...logPaths(dir), workspace, protectedFolders: protectedFolders(dir, pluginRoot), strikeLimit: userConfig.policy?.max_strikes });
   const host = new PluginHost({
     kernel: kernel.port(),
     apiVersion: API_VERSION,
@@ -48,6 +49,7 @@ export async function boot(options: BootOptions = {}): Promise<Runtime> {
     disabled: userConfig.distribution?.disabled ?? [],
   });
   kernel.useSender(() => host.service(EgressSenderToken));
+  kernel.useTaint(() => host.service(TaintToken));
   try {
     await host.load(defaultDistribution(userConfig, pluginRoot));
     await host.start();

@@ -42,6 +42,8 @@ export const ConfigSchema = z
       .strict()
       .optional(),
     plugins: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
+    // Plugins read the rest of `[policy]` (the egress plugin's allow_insecure_http) and check it themselves.
+    policy: z.object({ max_strikes: positive.optional() }).passthrough().optional(),
   })
   .passthrough();
 

@@ -62,7 +62,9 @@ afterEach(async () => {
 function setUpWorkspace(): void {
   box.write('.env', `AWS_SECRET_ACCESS_KEY=${AWS}\nGITHUB_TOKEN=${GITHUB}\n`);
   box.write('id_ed25519', `-----BEGIN OPENSSH PRIVATE KEY-----\n${KEY_BODY}\n-----END OPENSSH PRIVATE KEY-----\n`);
-  box.write(`${box.home}/config.toml`, '[tools.shell]\nallow = ["cat *"]\n');
+  // The attempts that spell a secret in the model's own words are withheld as strikes (see
+  // redaction-oracle.e2e.test.ts); a higher limit than the default 3 lets this suite play every attempt.
+  box.write(`${box.home}/config.toml`, '[tools.shell]\nallow = ["cat *"]\n\n[policy]\nmax_strikes = 10\n');
   expect(box.run(['secret', 'add', 'gitlab', '--class', 'gitlab-token'], KEYCHAIN).code).toBe(0);
   const bind = box.run(['bind', 'add', 'gitlab-token', '--host', `127.0.0.1:${api.port}`, '--position', 'header:Authorization', '--method', 'GET']);
   expect(bind.code, bind.stderr).toBe(0);
@@ -116,14 +118,16 @@ describe('exfiltration suite: nothing secret reaches the attacker', () => {
     const denials = exfil.filter((c) => c !== redirect).map((c) => (outcome(c.id).payload.envelope as { category: string; code: string }).code);
     expect(denials).toContain('GUARD_EGRESS_UNBOUND');
     expect(denials).toContain('CONFIRMATION_REQUIRED');
+    // The base64, hex and split attempts spell a secret in the model's own words: withheld before egress.
+    expect(denials.filter((code) => code === 'SECURITY_OUTPUT_WITHHELD')).toHaveLength(4);
     expect(String(outcome(redirect.id).payload.content)).toMatch(/^HTTP 302/);
 
     const decided = events.filter((e) => e.type === 'egress.decided');
-    expect(decided.length).toBeGreaterThanOrEqual(9);
+    expect(decided.length).toBeGreaterThanOrEqual(5);
     // The stage asks for a confirmation (decision `confirm`); with nobody there the kernel refuses it.
     expect(new Set(decided.map((e) => e.payload.decision))).toEqual(new Set(['allow', 'confirm']));
     const refused = events.filter((e) => e.type === 'confirmation.decided' && e.payload.granted === false);
-    expect(refused.length).toBeGreaterThanOrEqual(9);
+    expect(refused.length).toBeGreaterThanOrEqual(5);
 
     expectNoSecret('--json output', out.stdout);
     expectNoSecret('stderr', out.stderr);

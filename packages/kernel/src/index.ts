@@ -5,6 +5,7 @@ export * from './log/index.js';
 export * from './primitives/primitive-table.js';
 export * from './guard/guard.js';
 export * from './guard/stage-set.js';
+export * from './guard/strikes.js';
 export * from './guard/preflight.js';
 export * from './guard/execute.js';
 export * from './sessions/session-store.js';

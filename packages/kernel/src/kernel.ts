@@ -14,11 +14,13 @@ import {
   type EgressSender,
   type ModelCompletion,
   type ModelCompletionResult,
+  type TaintTracker,
 } from '@nodwyn/plugin-api';
 import type { LogEvent } from '@nodwyn/protocol';
 import { KernelCodes } from './errors.js';
 import { Guard, type ApplyRequest } from './guard/guard.js';
 import { StageSet } from './guard/stage-set.js';
+import { DEFAULT_STRIKE_LIMIT, STRIKE_EVENT, Strikes } from './guard/strikes.js';
 import { EventLog, type AppendDraft } from './log/index.js';
 import { PrimitiveTable } from './primitives/primitive-table.js';
 import { Registry } from './registry.js';
@@ -39,10 +41,15 @@ export interface KernelOptions {
   readonly protectedFolders?: readonly ProtectedFolder[];
   /** Largest tool output kept, in bytes. */
   readonly outputCap?: number;
+  /** Strikes (outputs that matched a remembered secret) a session may take; see `Strikes`. Default 3. */
+  readonly strikeLimit?: number;
 }
 
 /** Where the kernel finds the egress plugin's last hop (the app wires it to the plugin host's services). */
 export type SenderLookup = () => EgressSender | undefined;
+
+/** Where the kernel finds the L2 taint tracker (the app wires it to the plugin host's services). */
+export type TaintLookup = () => TaintTracker | undefined;
 
 /**
  * The microkernel: the log, the primitive table and the guard, plus the sessions and turn floor built on
@@ -59,6 +66,8 @@ export class Kernel {
   readonly commands = new Registry<CliCommand>('command', (c) => c.name);
   readonly workspace: string;
   #sender: SenderLookup = () => undefined;
+  #taint: TaintLookup = () => undefined;
+  readonly #strikes: Strikes;
 
   private constructor(log: EventLog, options: KernelOptions) {
     this.log = log;
@@ -67,6 +76,9 @@ export class Kernel {
     this.primitives = new PrimitiveTable(({ name, previousOwner, owner }) =>
       append(KERNEL_STREAM, { type: 'primitive.replaced', actor: 'kernel', payload: { name, previous_owner: previousOwner, owner } }),
     );
+    this.sessions = new SessionStore(log, append);
+    this.#strikes = new Strikes(options.strikeLimit ?? DEFAULT_STRIKE_LIMIT, (session) => this.sessions.lineage(session).filter((e) => e.type === STRIKE_EVENT).length);
+    const taint = (): TaintTracker | undefined => this.#taint();
     this.guard = new Guard({
       primitives: this.primitives,
       stages: this.stages,
@@ -74,8 +86,9 @@ export class Kernel {
       workspace: options.workspace,
       protectedFolders: options.protectedFolders ?? [],
       outputCap: options.outputCap ?? 256 * 1024,
+      strikes: this.#strikes,
+      taint,
     });
-    this.sessions = new SessionStore(log, append);
   }
 
   /** Opens (or creates) the log and builds a kernel around it. */
@@ -89,7 +102,9 @@ export class Kernel {
    */
   append(session: string, draft: AppendDraft): LogEvent {
     const current = this.#filter(session, draft, 'the event was not written');
-    return this.log.append(session, { type: current.type, actor: current.actor, payload: current.payload });
+    const event = this.log.append(session, { type: current.type, actor: current.actor, payload: current.payload });
+    if (event.type === STRIKE_EVENT) this.#strikes.recorded(session);
+    return event;
   }
 
   /**
@@ -126,6 +141,14 @@ export class Kernel {
     this.#sender = lookup;
   }
 
+  /**
+   * Tells the kernel where the L2 tracker is (the plugin host provides it as a service). With it, model
+   * output and the model's tool results that hold a remembered secret are withheld, and counted as strikes.
+   */
+  useTaint(lookup: TaintLookup): void {
+    this.#taint = lookup;
+  }
+
   /** Runs one prompt to its end on the turn floor. */
   run(options: RunOptions): Promise<RunResult> {
     return runTurn(this.#floorDeps(), options);
@@ -144,6 +167,8 @@ export class Kernel {
       append: (s: string, d: AppendDraft) => this.append(s, d),
       shown: (s: string, text: string) => this.shown(s, text),
       sender: () => this.#sender(),
+      taint: () => this.#taint(),
+      strikes: this.#strikes,
     };
   }
 

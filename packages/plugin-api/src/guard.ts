@@ -32,12 +32,28 @@ export interface GuardCall {
  */
 export type Verdict =
   | { readonly kind: 'allow' }
-  | { readonly kind: 'deny'; readonly envelope: Envelope }
+  | {
+      readonly kind: 'deny';
+      readonly envelope: Envelope;
+      /** The deny depends on a match against remembered secret values (see `Verdict` `strike`). */
+      readonly strike?: boolean;
+    }
   /**
    * `security`: a secret or tainted value would leave for a place no binding names. Only a person at a
    * front end may answer it; a blanket grant (`--yes`) declines it.
    */
-  | { readonly kind: 'confirm'; readonly reason: string; readonly otherwise?: Envelope; readonly security?: boolean };
+  | {
+      readonly kind: 'confirm';
+      readonly reason: string;
+      readonly otherwise?: Envelope;
+      readonly security?: boolean;
+      /**
+       * The question exists only because a value matched a remembered secret (`TaintTracker.matches`):
+       * a denied call then tells a probing model which of its strings matched, so the kernel counts it
+       * as a strike (`security.withheld`) against the session's limit.
+       */
+      readonly strike?: boolean;
+    };
 
 /** A stage that may stop a call before it runs. A stage that throws denies. */
 export interface CheckStage {

@@ -42,9 +42,19 @@ export const RedactorToken = createToken<Redactor>('redactor');
  * never logged) under sorted tag sets, so an egress that carries one can be checked against its bindings.
  */
 export interface TaintTracker {
-  remember(session: string, value: string, tags: readonly string[]): void;
+  /**
+   * Remembers `value` under `tags`. `pinned` (keychain values) is never forgotten, however many values
+   * follow; the others may be, oldest first, beyond the tracker's limit.
+   */
+  remember(session: string, value: string, tags: readonly string[], options?: { readonly pinned?: boolean }): void;
   /** The sorted tags of every remembered value found in `text`, also in common encodings. */
   tagsOf(session: string, text: string): readonly string[];
+  /**
+   * The sorted tags of the remembered values found in `text`, and only those: unlike `tagsOf`, L1's
+   * `[REDACTED <class>]` placeholders do not count. The answer depends on secret values, so whoever shows
+   * it to the model gives away a bit; the turn floor withholds model output on it and counts a strike.
+   */
+  matches(session: string, text: string): readonly string[];
 }
 
 /** The L2 taint service. */

@@ -4,6 +4,7 @@ import {
   API_VERSION,
   definePlugin,
   EgressSenderToken,
+  TaintToken,
   type ApplyResult,
   type Confirmer,
   type LoopStrategy,
@@ -74,6 +75,7 @@ export async function startTestKernel(options: TestKernelOptions = {}): Promise<
   const settings = options.settings ?? {};
   const host = new PluginHost({ kernel: kernel.port(), apiVersion: API_VERSION, settings, workspace: realpathSync(workspace), dataDir });
   kernel.useSender(() => host.service(EgressSenderToken));
+  kernel.useTaint(() => host.service(TaintToken));
   try {
     await host.load({ name: 'test', plugins: (options.plugins ?? []).map(toEntry) });
     await host.start();

@@ -13,6 +13,8 @@ export interface Carried {
   /** The handle's secret name (a name, never a value). */
   readonly secret?: string;
   readonly carrier: Carrier;
+  /** Found because a value matched a remembered secret (`TaintTracker.matches`): a probe's answer. */
+  readonly matched?: true;
 }
 
 /** The destination as events and reasons show it; hidden when the URL itself carries a tainted value. */
@@ -36,6 +38,8 @@ export interface Decision {
   readonly reason: string;
   /** The deny envelope, or the `otherwise` of a confirm. */
   readonly envelope?: Envelope;
+  /** The class was found by matching a remembered secret value (see `Carried.matched`). */
+  readonly matched?: true;
 }
 
 const PATH_SHOWN = 120;
@@ -110,6 +114,7 @@ function base(carried: Carried, view: DestinationView) {
   return {
     class: carried.class,
     source: carried.source,
+    ...(carried.matched ? { matched: true as const } : {}),
     ...(carried.secret === undefined ? {} : { secret: carried.secret }),
     destination: view,
     position: positionOf(carried.carrier, view),

@@ -41,7 +41,7 @@ export function createEgressSender(deps: EgressSenderDeps): EgressSender {
       const names = [...new Set(request.headers.flatMap(([, value]) => handlesIn(value)))];
       const secrets = await revealAll(names, deps.keychain());
       const tracker = secrets.size > 0 ? deps.tracker() : undefined;
-      for (const secret of secrets.values()) tracker?.remember(session, secret.value, [secret.class]);
+      for (const secret of secrets.values()) tracker?.remember(session, secret.value, [secret.class], { pinned: true });
       const first = { method: request.method, url: new URL(request.url), headers: substitute(request.headers, secrets), body: request.body };
       const outcome = await send(first, signal ?? new AbortController().signal, follower(deps, session, request, secrets));
       return outcome.response;

@@ -1,6 +1,6 @@
 import { EnvelopeError, isEnvelopeError, type CheckStage, type EgressTarget, type GuardCall, type Keychain, type SecretInfo, type TaintTracker, type Verdict } from '@nodwyn/plugin-api';
 import { isBound, type BindingTable } from './binding-table.js';
-import { allowed, insecure, positionOf, unbound, unknownSecret, viewOf, type Carried, type Decision, type DestinationView } from './decisions.js';
+import { allowed, insecure, positionOf, unbound, unknownSecret, viewOf, type Carried, type Carrier, type Decision, type DestinationView } from './decisions.js';
 import { destinationOf, isLoopback, isSecure, type Destination } from './destination.js';
 import { egressEnvelope, PLUGIN_NAME } from './errors.js';
 import { handlesIn } from './secrets.js';
@@ -47,9 +47,9 @@ function scopeOf(call: CallFacts, deps: EgressStageDeps): CallScope {
 }
 
 /** Every class the target carries, where it carries it; unknown handles become decisions right away. */
-async function carriedBy(target: EgressTarget, structural: readonly string[], view: DestinationView, scope: CallScope, early: Decision[]): Promise<Carried[]> {
+async function carriedBy(target: EgressTarget, structural: readonly Carried[], scope: CallScope, view: DestinationView, early: Decision[]): Promise<Carried[]> {
   const { call, tracker } = scope;
-  const carried: Carried[] = structural.map((cls) => ({ class: cls, source: 'taint', carrier: { kind: 'url' } }));
+  const carried: Carried[] = [...structural];
   for (const position of target.positions) {
     const carrier = { kind: 'value', position } as const;
     for (const name of handlesIn(position.value)) {
@@ -57,8 +57,7 @@ async function carriedBy(target: EgressTarget, structural: readonly string[], vi
       if (info) carried.push({ class: info.class, source: 'handle', secret: name, carrier });
       else early.push(unknownSecret(name, carrier, view, call.name));
     }
-    const tags = [...(tracker?.tagsOf(call.session, position.value) ?? []), ...call.taint];
-    carried.push(...tags.map((cls) => ({ class: cls, source: 'taint' as const, carrier })));
+    carried.push(...taintedBy(tracker, call, position.value, carrier), ...call.taint.map((cls) => ({ class: cls, source: 'taint' as const, carrier })));
   }
   // Taint on a request with no values can only sit in its URL: the destination as a whole must be bound.
   if (target.positions.length === 0) carried.push(...call.taint.map((cls) => ({ class: cls, source: 'taint' as const, carrier: { kind: 'request' as const } })));
@@ -69,6 +68,17 @@ async function carriedBy(target: EgressTarget, structural: readonly string[], vi
     seen.add(key);
     return true;
   });
+}
+
+/**
+ * The classes a text carries by the tracker, each marked `matched` when a remembered value (not an L1
+ * placeholder) was found: the kernel counts a refusal of those as a strike, since refused-or-sent tells a
+ * probing model whether its string matched a secret.
+ */
+function taintedBy(tracker: TaintTracker | undefined, call: GuardCall, text: string, carrier: Carrier): Carried[] {
+  if (!tracker) return [];
+  const matched = new Set(tracker.matches(call.session, text));
+  return tracker.tagsOf(call.session, text).map((cls) => ({ class: cls, source: 'taint' as const, carrier, ...(matched.has(cls) ? { matched: true as const } : {}) }));
 }
 
 function judge(carried: Carried, destination: Destination, view: DestinationView, scope: CallScope, allowInsecureHttp: boolean): Decision {
@@ -89,21 +99,23 @@ async function decideTarget(target: EgressTarget, scope: CallScope, deps: Egress
   }
   // A value spelled into the host, path or a name cannot be bound to a position: it is its own carrier.
   const names = [destination.host + destination.path, ...target.positions.map((p) => p.name)].join('\n');
-  const structural = scope.tracker?.tagsOf(scope.call.session, names) ?? [];
+  const structural = taintedBy(scope.tracker, scope.call, names, { kind: 'url' });
   const view = viewOf(destination, structural.length > 0);
   const early: Decision[] = [];
-  const carried = await carriedBy(target, structural, view, scope, early);
+  const carried = await carriedBy(target, structural, scope, view, early);
   return [...early, ...carried.map((c) => judge(c, destination, view, scope, deps.allowInsecureHttp))];
 }
 
 /** The call's verdict: any deny wins; otherwise any unbound class asks a person, naming each once. */
 function verdictOf(decisions: readonly Decision[]): Verdict {
+  const strike = decisions.some((d) => d.decision !== 'allow' && d.matched) ? { strike: true } : {};
   const deny = decisions.find((d) => d.decision === 'deny');
-  if (deny?.envelope) return { kind: 'deny', envelope: deny.envelope };
+  if (deny?.envelope) return { kind: 'deny', envelope: deny.envelope, ...strike };
   const confirms = decisions.filter((d) => d.decision === 'confirm');
   if (confirms.length === 0) return ALLOW;
   // Every decision here is about a secret (a handle or a tainted value): only a person may let it go.
-  return { kind: 'confirm', security: true, reason: [...new Set(confirms.map((d) => d.reason))].join('; '), ...(confirms[0]!.envelope ? { otherwise: confirms[0]!.envelope } : {}) };
+  const reason = [...new Set(confirms.map((d) => d.reason))].join('; ');
+  return { kind: 'confirm', security: true, reason, ...(confirms[0]!.envelope ? { otherwise: confirms[0]!.envelope } : {}), ...strike };
 }
 
 function eventOf(decision: Decision, callId: string): Record<string, unknown> {

@@ -55,7 +55,7 @@ async function run(deps: HttpRequestDeps, args: HttpRequestArgs, context: Primit
   const sent = substituteHandles(request, secrets);
   const revealed = revealedValues(secrets, request, sent);
   const tracker = revealed.length > 0 ? deps.tracker() : undefined;
-  for (const item of revealed) tracker?.remember(context.session, item.value, [item.class]);
+  for (const item of revealed) tracker?.remember(context.session, item.value, [item.class], { pinned: true });
   const scrub = createScrubber(revealed);
   const timeoutMs = args.timeout_ms ?? DEFAULT_TIMEOUT_MS;
   const deadline = AbortSignal.timeout(timeoutMs);

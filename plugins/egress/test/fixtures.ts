@@ -39,6 +39,9 @@ export class StubTracker implements TaintTracker {
     this.remembered.push({ session, value, tags });
   }
   tagsOf(session: string, text: string): readonly string[] {
+    return this.matches(session, text);
+  }
+  matches(session: string, text: string): readonly string[] {
     const tags = this.remembered.filter((r) => r.session === session && text.includes(r.value)).flatMap((r) => r.tags);
     return [...new Set(tags)].sort();
   }

@@ -26,7 +26,7 @@ export function createRedactL1Plugin(options: { find?: (text: string) => readonl
       const redactor = createRedactor(options.find ?? detect);
       ctx.services.provide(RedactorToken, redactor);
       ctx.guard.addStage(ingressStage(redactor, () => optionalTracker(ctx)));
-      ctx.guard.addStage(logStage(redactor));
+      ctx.guard.addStage(logStage(redactor, () => optionalTracker(ctx)));
       ctx.commands.register(redactCommand(redactor));
     },
   });

@@ -105,7 +105,7 @@ describe('redact-l1: no tool result reaches the log unredacted', () => {
 describe('redact-l1: taint and failure', () => {
   it('hands the original values to the taint layer when one is loaded, and to nothing else', async () => {
     const remembered: { value: string; tags: readonly string[] }[] = [];
-    const tracker: TaintTracker = { remember: (_s, value, tags) => remembered.push({ value, tags }), tagsOf: () => [] };
+    const tracker: TaintTracker = { remember: (_s, value, tags) => remembered.push({ value, tags }), tagsOf: () => [], matches: () => [] };
     const taintPlugin = testPlugin('fake-taint', ['service:taint'], (ctx) => ctx.services.provide(TaintToken, tracker));
     const t = await start([taintPlugin, redactL1Plugin, envReaderPlugin]);
     const session = t.session();

@@ -37,12 +37,27 @@ describe('TaintRegistry', () => {
     expect(registry.tagsOf('s', SECRET.slice(3, 3 + WINDOW - 1))).toEqual([]);
   });
 
-  it('unions tags, sorted and unique, and keeps sessions apart', () => {
+  it('unions tags, sorted and unique, and knows a value in every session (a secret is one wherever it was met)', () => {
     const registry = tracked();
     registry.remember('s', SECRET, ['l1', 'aws-secret-key']);
     expect(registry.tagsOf('s', SECRET)).toEqual(['aws-secret-key', 'l1']);
-    expect(registry.tagsOf('other', SECRET)).toEqual([]);
+    expect(registry.tagsOf('other', SECRET)).toEqual(['aws-secret-key', 'l1']);
   });
+
+  it('matches only remembered values, never the placeholders tagsOf also counts', () => {
+    const registry = tracked();
+    expect(registry.matches('s', 'AWS_KEY=[REDACTED aws-access-key]')).toEqual([]);
+    expect(registry.matches('s', `x${SECRET.slice(5, 5 + WINDOW)}x`)).toEqual(['aws-secret-key']);
+  });
+
+  it('still catches a pinned (keychain) value after 2,500 flagged values, while the oldest flagged one is forgotten', () => {
+    const registry = new TaintRegistry();
+    registry.remember('s', SECRET, ['aws-secret-key'], { pinned: true });
+    registry.remember('s', 'first-flagged-value-xyz', ['t0']);
+    for (let i = 1; i <= 2_500; i++) registry.remember('s', `value-number-${i.toString().padStart(6, '0')}-xyz`, [`t${i}`]);
+    expect(registry.matches('s', `key=${SECRET}`)).toEqual(['aws-secret-key']);
+    expect(registry.matches('s', 'first-flagged-value-xyz')).toEqual([]);
+  }, 60_000);
 
   it('redacts every stretch covered by a remembered value, in any spelling, and leaves the rest', () => {
     const registry = tracked();
@@ -69,7 +84,7 @@ describe('TaintRegistry', () => {
     for (let i = 0; i <= MAX_VALUES_PER_SESSION; i++) registry.remember('s', `value-number-${i.toString().padStart(6, '0')}-xyz`, [`t${i}`]);
     expect(registry.tagsOf('s', 'value-number-000000-xyz')).not.toContain('t0');
     expect(registry.tagsOf('s', `value-number-${MAX_VALUES_PER_SESSION.toString().padStart(6, '0')}-xyz`)).toContain(`t${MAX_VALUES_PER_SESSION}`);
-  });
+  }, 60_000);
 
   it('tags no text that holds no window of the value or its spellings', () => {
     const registry = tracked();

@@ -1,14 +1,18 @@
 import type { TaintTracker } from '@nodwyn/plugin-api';
 import { spellings } from './encodings.js';
+import type { MemoryFile, StoredValue } from './memory-file.js';
+import { packWindows, StoredWindows } from './stored-windows.js';
+import { newWindowKey, WindowHasher } from './window-hash.js';
 
 /** How long a fragment of a remembered value must be to taint a text (and the shortest value remembered). */
 export const WINDOW = 10;
-/** Values remembered per session; the oldest is forgotten first beyond this. */
+/** Values L1 flagged that are remembered; the oldest is forgotten first beyond this. Pinned values never are. */
 export const MAX_VALUES_PER_SESSION = 2_000;
 
 interface Remembered {
   readonly tags: Set<string>;
   readonly windows: readonly string[];
+  readonly pinned: boolean;
 }
 
 /** The sorted union of tag sets. */
@@ -17,62 +21,80 @@ export function unionTaint(...sets: readonly (readonly string[] | undefined)[]):
 }
 
 /**
- * Remembers values under tags, per session, in memory only. A text carries a value's tags when it holds
- * any WINDOW-character fragment of one of the value's spellings, so the value is recognised raw, encoded,
- * or split across several requests whose parts are each at least WINDOW long. What is kept is the set of
- * fragments, indexed for lookup; nothing is ever written or logged.
+ * Remembers values under tags. A text carries a value's tags when it holds any WINDOW-character fragment
+ * of one of the value's spellings, so the value is recognised raw, encoded, or split across several
+ * requests whose parts are each at least WINDOW long. A secret is a secret whatever session met it, so the
+ * memory is shared by every session (the `session` parameters are kept for the interface).
+ *
+ * Values of this process are indexed by their fragments in memory. With a `MemoryFile`, each value is also
+ * written as keyed fingerprints of its fragments, and the fingerprints earlier processes wrote are loaded,
+ * so a value L1 redacted yesterday is still caught today in a spelling L1 does not know. Keychain values are
+ * pinned: never forgotten, however many values follow. The values themselves are never written or logged.
  */
 export class TaintRegistry implements TaintTracker {
-  readonly #sessions = new Map<string, { values: Map<string, Remembered>; index: Map<string, Set<Remembered>> }>();
+  readonly #values = new Map<string, Remembered>();
+  readonly #index = new Map<string, Set<Remembered>>();
+  readonly #stored: StoredWindows | undefined;
+  readonly #hasher: WindowHasher;
+  readonly #file: MemoryFile | undefined;
+  #flagged = 0;
 
-  remember(session: string, value: string, tags: readonly string[]): void {
+  constructor(memory?: { file: MemoryFile; values: readonly StoredValue[] }) {
+    this.#file = memory?.file;
+    this.#hasher = memory?.file.hasher ?? new WindowHasher(newWindowKey(), WINDOW);
+    this.#stored = memory && memory.values.length > 0 ? new StoredWindows(memory.values) : undefined;
+  }
+
+  remember(_session: string, value: string, tags: readonly string[], options: { readonly pinned?: boolean } = {}): void {
     if (value.length < WINDOW || tags.length === 0) return;
-    const state = this.#session(session);
-    const known = state.values.get(value);
+    const pinned = options.pinned === true;
+    const known = this.#values.get(value);
     if (known) {
-      for (const tag of tags) known.tags.add(tag);
-      state.values.delete(value);
-      state.values.set(value, known);
+      const added = tags.filter((t) => !known.tags.has(t));
+      for (const tag of added) known.tags.add(tag);
+      this.#values.delete(value);
+      const entry = pinned && !known.pinned ? { ...known, pinned } : known;
+      this.#values.set(value, entry);
+      if (entry !== known) this.#reindex(known, entry);
+      if (added.length > 0 || entry !== known) this.#persist(value, entry);
       return;
     }
-    const entry: Remembered = { tags: new Set(tags), windows: windowsOf(value) };
-    state.values.set(value, entry);
+    const entry: Remembered = { tags: new Set(tags), windows: windowsOf(value), pinned };
+    this.#values.set(value, entry);
     for (const w of entry.windows) {
-      let holders = state.index.get(w);
-      if (!holders) state.index.set(w, (holders = new Set()));
+      let holders = this.#index.get(w);
+      if (!holders) this.#index.set(w, (holders = new Set()));
       holders.add(entry);
     }
-    if (state.values.size > MAX_VALUES_PER_SESSION) this.#forgetOldest(state);
+    this.#persist(value, entry);
+    if (!pinned && ++this.#flagged > MAX_VALUES_PER_SESSION) this.#forgetOldest();
   }
 
   tagsOf(session: string, text: string): readonly string[] {
-    const tags = new Set<string>(redactedClasses(text));
-    const state = this.#sessions.get(session);
-    if (!state || text.length < WINDOW) return [...tags].sort();
-    for (let i = 0; i + WINDOW <= text.length; i++) {
-      const holders = state.index.get(text.slice(i, i + WINDOW));
-      if (holders) for (const entry of holders) for (const tag of entry.tags) tags.add(tag);
-    }
+    return unionTaint(redactedClasses(text), this.matches(session, text));
+  }
+
+  matches(_session: string, text: string): readonly string[] {
+    const tags = new Set<string>();
+    this.#spans(text, (_start, found) => {
+      for (const tag of found) tags.add(tag);
+    });
     return [...tags].sort();
   }
 
   /**
    * Replaces every stretch of `text` covered by windows of remembered values with `[REDACTED <tags>]`:
-   * the log stage uses it so that a value the model wrote in some encoding is not kept in the log either.
+   * the log stage uses it so that a value in some encoding L1 does not know is not kept in the log either.
    */
-  redact(session: string, text: string): string {
-    const state = this.#sessions.get(session);
-    if (!state || text.length < WINDOW) return text;
+  redact(_session: string, text: string): string {
     const spans: { start: number; end: number; tags: Set<string> }[] = [];
-    for (let i = 0; i + WINDOW <= text.length; i++) {
-      const holders = state.index.get(text.slice(i, i + WINDOW));
-      if (!holders) continue;
+    this.#spans(text, (start, found) => {
       const last = spans.at(-1);
-      const span = last && i <= last.end ? last : { start: i, end: i, tags: new Set<string>() };
+      const span = last && start <= last.end ? last : { start, end: start, tags: new Set<string>() };
       if (span !== last) spans.push(span);
-      span.end = i + WINDOW;
-      for (const entry of holders) for (const tag of entry.tags) span.tags.add(tag);
-    }
+      span.end = start + WINDOW;
+      for (const tag of found) span.tags.add(tag);
+    });
     let out = '';
     let at = 0;
     for (const span of spans) {
@@ -82,21 +104,59 @@ export class TaintRegistry implements TaintTracker {
     return out + text.slice(at);
   }
 
-  #session(session: string) {
-    let state = this.#sessions.get(session);
-    if (!state) this.#sessions.set(session, (state = { values: new Map(), index: new Map() }));
-    return state;
+  // Every window of `text` that a remembered value holds, in order, with the tags it carries.
+  #spans(text: string, found: (start: number, tags: Iterable<string>) => void): void {
+    const stored = this.#stored;
+    if (text.length < WINDOW || (this.#index.size === 0 && !stored)) return;
+    const hits = new Map<number, Set<string>>();
+    if (this.#index.size > 0) {
+      for (let i = 0; i + WINDOW <= text.length; i++) {
+        const holders = this.#index.get(text.slice(i, i + WINDOW));
+        if (holders) for (const entry of holders) for (const tag of entry.tags) add(hits, i, tag);
+      }
+    }
+    if (stored) {
+      this.#hasher.scan(text, stored, (start, bucket) => {
+        for (const tag of stored.tagsAt(bucket, this.#hasher.fingerprint(text.slice(start, start + WINDOW)))) add(hits, start, tag);
+      });
+    }
+    for (const start of [...hits.keys()].sort((a, b) => a - b)) found(start, hits.get(start)!);
   }
 
-  #forgetOldest(state: { values: Map<string, Remembered>; index: Map<string, Set<Remembered>> }): void {
-    const [oldest, entry] = state.values.entries().next().value as [string, Remembered];
-    state.values.delete(oldest);
-    for (const w of entry.windows) {
-      const holders = state.index.get(w);
-      holders?.delete(entry);
-      if (holders?.size === 0) state.index.delete(w);
+  #persist(value: string, entry: Remembered): void {
+    if (!this.#file) return;
+    const windows = packWindows(entry.windows.map((w) => [this.#hasher.bucket(w), this.#hasher.fingerprint(w)] as const));
+    this.#file.append({ id: this.#hasher.identity(value), pinned: entry.pinned, tags: [...entry.tags].sort(), windows });
+  }
+
+  #reindex(from: Remembered, to: Remembered): void {
+    for (const w of from.windows) {
+      const holders = this.#index.get(w);
+      holders?.delete(from);
+      holders?.add(to);
+    }
+    if (!from.pinned && to.pinned) this.#flagged--;
+  }
+
+  #forgetOldest(): void {
+    for (const [value, entry] of this.#values) {
+      if (entry.pinned) continue;
+      this.#values.delete(value);
+      this.#flagged--;
+      for (const w of entry.windows) {
+        const holders = this.#index.get(w);
+        holders?.delete(entry);
+        if (holders?.size === 0) this.#index.delete(w);
+      }
+      return;
     }
   }
+}
+
+function add(hits: Map<number, Set<string>>, start: number, tag: string): void {
+  let tags = hits.get(start);
+  if (!tags) hits.set(start, (tags = new Set()));
+  tags.add(tag);
 }
 
 const REDACTED = /\[REDACTED ([a-z0-9][a-z0-9._-]{0,63})\]/g;
@@ -107,10 +167,25 @@ function redactedClasses(text: string): string[] {
   return text.includes('[REDACTED ') ? [...text.matchAll(REDACTED)].map((m) => m[1]!) : [];
 }
 
+/** Letters and digits a window needs: fewer, and it is mostly layout (`\\n     2\\t`) that any text may hold. */
+const MIN_ALNUM = 5;
+
 function windowsOf(value: string): string[] {
   const windows = new Set<string>();
   for (const spelling of spellings(value)) {
-    for (let i = 0; i + WINDOW <= spelling.length; i++) windows.add(spelling.slice(i, i + WINDOW));
+    for (let i = 0; i + WINDOW <= spelling.length; i++) {
+      const window = spelling.slice(i, i + WINDOW);
+      if (alnumCount(window) >= MIN_ALNUM) windows.add(window);
+    }
   }
   return [...windows];
+}
+
+function alnumCount(window: string): number {
+  let n = 0;
+  for (let i = 0; i < window.length; i++) {
+    const c = window.charCodeAt(i);
+    if ((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122)) n++;
+  }
+  return n;
 }

@@ -12,6 +12,7 @@ import {
   type Verdict,
   type EgressTarget,
   type ProtectedFolder,
+  type TaintTracker,
 } from '@nodwyn/plugin-api';
 import { randomUUID } from 'node:crypto';
 import { KernelCodes } from '../errors.js';
@@ -23,6 +24,7 @@ import { collect, Denied, egressTargets, mergeTags, modelToolAsHostCall, stageFa
 import { isPromise } from './is-promise.js';
 import { askConfirmation, planRequired, tierVerdict } from './policy.js';
 import type { StageSet } from './stage-set.js';
+import { STRIKE_EVENT, strikesEnvelope, withheldEnvelope, type Strikes } from './strikes.js';
 
 /** One call to make through the guard. */
 export interface ApplyRequest {
@@ -65,6 +67,10 @@ export interface GuardDeps {
   readonly workspace: string;
   readonly protectedFolders: readonly ProtectedFolder[];
   readonly outputCap: number;
+  /** The session's strikes: once used up, every call in the session is refused. */
+  readonly strikes: Strikes;
+  /** The L2 tracker, when a plugin provides one: every tool result is screened with it. */
+  readonly taint: () => TaintTracker | undefined;
 }
 
 const CHECK_SLOTS = ['resolve', 'preflight', 'policy', 'egress'] as const;
@@ -131,6 +137,8 @@ export class Guard {
   }
 
   async #run(request: ApplyRequest, callId: string): Promise<ToolResult & { truncated: boolean }> {
+    const { strikes } = this.deps;
+    if (strikes.exhausted(request.session)) throw new Denied('security', strikesEnvelope(strikes.limit));
     const primitive = this.#resolve(request);
     const checked = preflight(primitive.input, request.args, primitive.name);
     if (!checked.ok) throw new Denied('preflight', checked.envelope);
@@ -173,7 +181,24 @@ export class Guard {
         }),
     };
     const result = await execute(primitive, call.args, context, signal);
-    return this.#ingress(call, result);
+    return this.#screen(call, await this.#ingress(call, result));
+  }
+
+  /**
+   * A tool result that still holds a remembered secret after the text layers is withheld as a whole and
+   * counts as a strike. Redacting just the matching stretch would show the model which of the strings it
+   * made a tool print (`echo ghp_ab""cd…`) matched: a secret, one guess at a time. Host calls too: sandboxed
+   * code that reads back what it wrote would otherwise learn the same from the taint its run then carries.
+   */
+  #screen(call: GuardCall, result: ToolResult & { truncated: boolean }): ToolResult & { truncated: boolean } {
+    const classes = this.deps.taint()?.matches(call.session, result.content) ?? [];
+    if (classes.length === 0) return result;
+    this.#strike(call.session, { source: 'tool', call_id: call.id, name: call.name, classes: [...classes] });
+    throw new Denied('security', withheldEnvelope(call.name));
+  }
+
+  #strike(session: string, payload: Record<string, unknown>): void {
+    this.deps.append(session, { type: STRIKE_EVENT, actor: 'kernel', payload });
   }
 
   #resolve(request: ApplyRequest): RegisteredPrimitive {
@@ -210,7 +235,12 @@ export class Guard {
     const reasons: string[] = [];
     let otherwise: Envelope | undefined;
     let security = false;
+    let strike = false;
+    // A refusal that came from matching a remembered secret answers a probe: it is counted as a strike.
+    const struck = (): void => this.#strike(call.session, { source: slot, call_id: call.id, name: call.name });
     const note = (verdict: Verdict, name: string, owner: string): void => {
+      if (verdict.kind !== 'allow' && verdict.strike === true) strike = true;
+      if (verdict.kind === 'deny' && verdict.strike === true) struck();
       collect(verdict, slot, name, owner, reasons);
       if (verdict.kind === 'confirm' && verdict.security === true) security = true;
       if (verdict.kind === 'confirm' && verdict.otherwise && !otherwise) otherwise = { ...verdict.otherwise, plugin: verdict.otherwise.plugin ?? owner };
@@ -230,7 +260,10 @@ export class Guard {
     if (reasons.length === 0) return;
     const granted = await askConfirmation(call, reasons, request.confirmer, otherwise, security);
     this.#log(request, call.id, 'confirmation.decided', { granted: granted.ok, by: granted.by });
-    if (!granted.ok) throw new Denied(slot, granted.envelope);
+    if (!granted.ok) {
+      if (strike) struck();
+      throw new Denied(slot, granted.envelope);
+    }
   }
 
   async #ingress(call: GuardCall, result: ToolResult & { truncated: boolean }): Promise<ToolResult & { truncated: boolean }> {

@@ -14,11 +14,13 @@ import {
   type ModelProvider,
   type ToolCallResult,
   type ToolSpec,
+  type TaintTracker,
   type TurnFloor,
 } from '@nodwyn/plugin-api';
 import type { FrontendEvent, ToolCall, TurnEndReason } from '@nodwyn/protocol';
 import { KernelCodes } from '../errors.js';
 import type { Guard } from '../guard/guard.js';
+import { STRIKE_EVENT, strikesEnvelope, withheldEnvelope, type Strikes } from '../guard/strikes.js';
 import type { AppendDraft } from '../log/index.js';
 import type { PrimitiveTable } from '../primitives/primitive-table.js';
 import type { SessionStore } from '../sessions/session-store.js';
@@ -26,8 +28,9 @@ import { fitWindow, messagesFromEvents } from '../sessions/window.js';
 import type { Budgets } from './budgets.js';
 import { callKey, sameCalls } from './call-identity.js';
 import { createGuardedFetch } from './guarded-fetch.js';
-import { assistantPayload, costOf, streamModel } from './model-call.js';
+import { assistantPayload, costOf, streamModel, type StreamedMessage } from './model-call.js';
 import { budgetEnvelope, foreignCallEnvelope, repeatEnvelope, stopEnvelope } from './stop-envelopes.js';
+import { secretsInOutput, withheldMessage } from './withhold.js';
 
 /** What the floor needs from the kernel. */
 export interface FloorDeps {
@@ -39,6 +42,9 @@ export interface FloorDeps {
   readonly sender: () => EgressSender | undefined;
   /** Text on its way to a person, through the text layers (the kernel's `shown`); without it, as is. */
   readonly shown?: (session: string, text: string) => string;
+  /** The L2 tracker, when a plugin provides one: model output that holds a remembered secret is withheld. */
+  readonly taint: () => TaintTracker | undefined;
+  readonly strikes: Strikes;
 }
 
 /** One run's settings. */
@@ -74,7 +80,7 @@ export class Floor implements TurnFloor {
   #costUsd = 0;
   #planApproved = false;
   readonly #retries: RetryBudget;
-  #pending: { message: AssistantMessage; answered: Set<string> } | undefined;
+  #pending: { message: AssistantMessage; answered: Set<string>; withheld: boolean } | undefined;
 
   constructor(private readonly deps: FloorDeps, private readonly options: FloorOptions) {
     this.session = options.session;
@@ -120,15 +126,18 @@ export class Floor implements TurnFloor {
     this.closeUnanswered(KernelCodes.LOOP_SKIPPED_CALL);
     const { budgets, provider } = this.options;
     if (this.#turns >= budgets.maxTurns) this.#stopNow('budget', budgetEnvelope(KernelCodes.BUDGET_TURNS, `${budgets.maxTurns} model calls`));
+    this.#checkStrikes();
     this.#turns++;
     const messages = await this.window();
     const fetch = createGuardedFetch({ guard: this.deps.guard, session: this.session, name: 'model.stream', confirmer: this.options.confirmer, sender: this.deps.sender });
     const request = { session: this.session, messages, tools: this.tools(), fetch, retries: this.#retries };
     const shown = this.deps.shown;
-    const streamed = await streamModel(provider, request, this.signal, this.options.onEvent ?? (() => undefined), {
+    const arrived = await streamModel(provider, request, this.signal, this.options.onEvent ?? (() => undefined), {
       shown: shown && ((text) => shown(this.session, text)),
       argsLimits: { maxDepth: TOOL_ARGS_LIMITS.maxDepth, maxBytes: Math.min(budgets.maxToolArgsBytes, TOOL_ARGS_LIMITS.maxBytes) },
     });
+    const streamed = this.#withhold(arrived);
+    const withheld = streamed !== arrived;
     if (streamed.complete || streamed.text.length > 0) {
       this.deps.append(this.session, { type: 'message.assistant', actor: 'model', payload: assistantPayload(streamed, provider) });
     }
@@ -141,7 +150,8 @@ export class Floor implements TurnFloor {
     this.#costUsd += costOf(streamed, provider) ?? 0;
     if (this.#costUsd > budgets.maxCostUsd) this.halt('budget', budgetEnvelope(KernelCodes.BUDGET_COST, `$${budgets.maxCostUsd} of model cost`));
     const message: AssistantMessage = { text: streamed.text, toolCalls: streamed.toolCalls, stopReason: streamed.stopReason, usage: streamed.usage };
-    this.#pending = { message, answered: new Set() };
+    this.#pending = { message, answered: new Set(), withheld };
+    if (withheld) this.#checkStrikes();
     return message;
   }
 
@@ -152,8 +162,9 @@ export class Floor implements TurnFloor {
     }
     const results: ToolCallResult[] = [];
     for (const call of pending.message.toolCalls) {
-      results.push(await this.#runOne(call));
+      results.push(pending.withheld ? this.#deny(call, 'security', withheldEnvelope(call.name)) : await this.#runOne(call));
       pending.answered.add(call.id);
+      if (this.deps.strikes.exhausted(this.session)) this.halt('budget', strikesEnvelope(this.deps.strikes.limit));
     }
     this.#throwIfStopped();
     return results;
@@ -245,6 +256,22 @@ export class Floor implements TurnFloor {
   #deny(call: ToolCall, stage: string, env: Envelope): ToolCallResult {
     this.deps.append(this.session, { type: 'tool.denied', actor: 'kernel', payload: { call_id: call.id, name: call.name, stage, envelope: env } });
     return { call, ok: false, content: JSON.stringify(env), envelope: env };
+  }
+
+  /**
+   * Model output that holds a remembered secret is logged as a strike and replaced as a whole (see
+   * `withheldMessage`), before anything of it reaches the log, and so the window.
+   */
+  #withhold(streamed: StreamedMessage): StreamedMessage {
+    const classes = secretsInOutput(this.deps.taint(), this.session, streamed);
+    if (classes.length === 0) return streamed;
+    this.deps.append(this.session, { type: STRIKE_EVENT, actor: 'kernel', payload: { source: 'model', classes: [...classes] } });
+    return withheldMessage(streamed, (name) => this.deps.primitives.get(name)?.visibility === 'model');
+  }
+
+  #checkStrikes(): void {
+    const { strikes } = this.deps;
+    if (strikes.exhausted(this.session)) this.#stopNow('budget', strikesEnvelope(strikes.limit));
   }
 
   #stopNow(reason: StopState['reason'], env: Envelope): never {

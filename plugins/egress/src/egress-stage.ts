@@ -75,7 +75,7 @@ async function carriedBy(target: EgressTarget, structural: readonly Carried[], s
  * placeholder) was found: the kernel counts a refusal of those as a strike, since refused-or-sent tells a
  * probing model whether its string matched a secret.
  */
-function taintedBy(tracker: TaintTracker | undefined, call: GuardCall, text: string, carrier: Carrier): Carried[] {
+function taintedBy(tracker: TaintTracker | undefined, call: CallFacts, text: string, carrier: Carrier): Carried[] {
   if (!tracker) return [];
   const matched = new Set(tracker.matches(call.session, text));
   return tracker.tagsOf(call.session, text).map((cls) => ({ class: cls, source: 'taint' as const, carrier, ...(matched.has(cls) ? { matched: true as const } : {}) }));

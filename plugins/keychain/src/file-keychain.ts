@@ -62,6 +62,21 @@ export class FileKeychain implements Keychain {
     });
   }
 
+  /**
+   * Every secret with its value, for the taint layer to remember at start (docs/architecture.md §6). Unlike
+   * `reveal` it records no use, and a keychain that does not exist yet gives none (no key file is made).
+   */
+  values(): Promise<readonly { readonly name: string; readonly class: string; readonly value: string }[]> {
+    return this.#serial(async () => {
+      const unlocked = await this.#readUnlocked();
+      if (!unlocked) return [];
+      return [...unlocked.file.entries].map(([name, entry]) => {
+        const value = open(unlocked.key, entry, aadOf(name, entry.class));
+        return value === undefined ? tampered(name) : { name, class: entry.class, value };
+      });
+    });
+  }
+
   /** Checks what can be checked before a value is asked for, so nobody types a secret only to see it refused. */
   assertAddable(name: string, cls: string, force: boolean): void {
     checkName(name, cls);

@@ -1,4 +1,5 @@
-import { definePlugin, KeychainToken } from '@nodwyn/plugin-api';
+import { definePlugin, isEnvelopeError, KeychainToken, TaintToken, type PluginContext, type TaintTracker } from '@nodwyn/plugin-api';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { FileKeychain } from './file-keychain.js';
 import { keySourceFor } from './key-source.js';
@@ -31,4 +32,31 @@ export const keychainPlugin = definePlugin({
     });
     ctx.commands.register(secretCommand(get));
   },
+  // L2 knows every keychain value from the start, pinned (docs/architecture.md §6): a value that was never
+  // revealed can still sit in a file in a spelling L1 misses, and must not be echoed from there.
+  async start(ctx) {
+    const tracker = taintLayer(ctx);
+    if (!tracker || !existsSync(join(ctx.dataDir, 'keychain.json'))) return;
+    const keychain = new FileKeychain(join(ctx.dataDir, 'keychain.json'), keySourceFor(ctx.dataDir));
+    const secrets = await keychain.values().catch((error: unknown) => {
+      // A keychain this process cannot open (locked, wrong key, corrupt) reveals nothing here either; its
+      // envelope reaches whoever asks it for a value.
+      if (isEnvelopeError(error)) return [];
+      throw error;
+    });
+    for (const secret of secrets) tracker.remember(PRELOAD_SESSION, secret.value, [secret.class], { pinned: true });
+  },
 });
+
+/** The session named when L2 is taught the keychain at start; L2's memory is shared by every session. */
+const PRELOAD_SESSION = 'keychain';
+
+function taintLayer(ctx: PluginContext): TaintTracker | undefined {
+  try {
+    return ctx.services.get(TaintToken);
+  } catch (error) {
+    // L2 is optional: without it there is nothing to teach.
+    if (isEnvelopeError(error) && error.envelope.code === 'SERVICE_NOT_FOUND') return undefined;
+    throw error;
+  }
+}

@@ -33,6 +33,14 @@ class LinearPattern extends RegExp {
     return this.#re2.test(text);
   }
 
+  // zod calls `test`; `exec` (and so `match`, `search`, `replace`) is answered by RE2 too, so no caller can
+  // reach the placeholder pattern given to `super`, which matches everything.
+  override exec(text: string): RegExpExecArray | null {
+    const matcher = this.#re2.matcher(text);
+    if (!matcher.find()) return null;
+    return Object.assign([matcher.group(0) ?? ''], { index: matcher.start(), input: text, groups: undefined }) as RegExpExecArray;
+  }
+
   override toString(): string {
     return `/${this.#source}/`;
   }

@@ -1,7 +1,7 @@
 import type { ConfirmationRequest } from '@nodwyn/plugin-api';
 import type { TestKernel } from '@nodwyn/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Registry } from '../src/index.js';
+import { admissionProof, Registry } from '../src/index.js';
 import { SLUGIFY, startCapabilityKernel } from './kernel.js';
 
 const kernels: TestKernel[] = [];
@@ -25,7 +25,7 @@ describe('a net grant at registration', () => {
       if (result.ok) throw new Error(`admitted with net grant ${entry}`);
       expect(result.envelope).toMatchObject({ category: 'VALIDATION_FAILED', failed_parameter: '$.grants.net[0]', received_value: entry });
       expect(asked).toEqual([]);
-      expect(new Registry(k.kernel.log.store('@nodwyn/plugin-capabilities')).names()).toEqual([]);
+      expect(new Registry(k.kernel.log.store('@nodwyn/plugin-capabilities'), admissionProof(k.kernel.reader)).names()).toEqual([]);
     },
   );
 
@@ -35,7 +35,7 @@ describe('a net grant at registration', () => {
     const result = await k.apply('register_capability', { ...SLUGIFY, grants: { net: ['API.Example.COM', 'bücher.example:8443'] } }, { confirm: { confirm: async (r) => (asked.push(r.reason), true) } });
     expect(result.ok ? 'ok' : result.envelope).toBe('ok');
     expect(asked).toEqual(['register_capability adds a new capability "slugify" that may net:api.example.com, net:xn--bcher-kva.example:8443']);
-    expect(new Registry(k.kernel.log.store('@nodwyn/plugin-capabilities')).current('slugify')?.grants).toEqual({ net: ['api.example.com', 'xn--bcher-kva.example:8443'] });
+    expect(new Registry(k.kernel.log.store('@nodwyn/plugin-capabilities'), admissionProof(k.kernel.reader)).current('slugify')?.grants).toEqual({ net: ['api.example.com', 'xn--bcher-kva.example:8443'] });
     // The same hosts in another spelling ask for nothing new.
     expect(await k.apply('register_capability', { ...SLUGIFY, description: 'v2', grants: { net: ['api.example.com', 'BÜCHER.example:8443'] } })).toMatchObject({ ok: true });
   });

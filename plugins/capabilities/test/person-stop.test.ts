@@ -2,7 +2,7 @@ import type { CliCommand, ConfirmationRequest } from '@nodwyn/plugin-api';
 import type { TestKernel } from '@nodwyn/testing';
 import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Registry } from '../src/index.js';
+import { admissionProof, Registry } from '../src/index.js';
 import { SLUGIFY, startCapabilityKernel } from './kernel.js';
 
 const kernels: TestKernel[] = [];
@@ -23,7 +23,7 @@ async function person(k: TestKernel, args: string[], options: Record<string, unk
 }
 
 function status(k: TestKernel): string | undefined {
-  return new Registry(k.kernel.log.store('@nodwyn/plugin-capabilities')).head('slugify')?.status;
+  return new Registry(k.kernel.log.store('@nodwyn/plugin-capabilities'), admissionProof(k.kernel.reader)).head('slugify')?.status;
 }
 
 describe('a capability a person stopped', () => {

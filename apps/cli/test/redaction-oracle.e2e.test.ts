@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -51,7 +52,10 @@ describe('L2 remembers across runs what L1 redacted', () => {
     ])]);
     expect(first.code, first.stderr).toBe(0);
     expect(readFileSync(join(box.workspace, '.env'), 'utf8')).toContain(`X=Z${TOKEN}`);
-    expect(box.run(['redact'], `X=Z${TOKEN}`).stdout).toContain(TOKEN);
+    // L1 alone misses the edited spelling: `nodwyn redact` with an empty data directory (no L2 memory) prints it.
+    const fresh = mkdtempSync(join(tmpdir(), 'nodwyn-l1-only-'));
+    expect(box.run(['redact'], `X=Z${TOKEN}`, box.workspace, { NODWYN_HOME: fresh }).stdout).toContain(TOKEN);
+    rmSync(fresh, { recursive: true, force: true });
 
     // A new process: nothing of run 1 is in memory, only in the data directory.
     const second = await box.runAsync(['run', 'show me the env file and report it', '--json', '--script', box.script([

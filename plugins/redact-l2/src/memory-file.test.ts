@@ -40,6 +40,17 @@ describe('L2 memory across processes', () => {
     expect(later.matches('run-2', 'nothing remembered in this text at all')).toEqual([]);
   });
 
+  it('does not write again, run after run, a value an earlier process kept; a new tag or a pin is written', () => {
+    const dir = dataDir();
+    process(dir).remember('run-1', TOKEN, ['github-token'], { pinned: true });
+    const once = readFileSync(join(dir, 'taint-memory.jsonl'), 'utf8');
+    process(dir).remember('run-2', TOKEN, ['github-token'], { pinned: true });
+    expect(readFileSync(join(dir, 'taint-memory.jsonl'), 'utf8')).toBe(once);
+    process(dir).remember('run-3', TOKEN, ['github-token', 'other-class']);
+    const later = process(dir);
+    expect(later.matches('run-4', TOKEN)).toEqual(['github-token', 'other-class']);
+  });
+
   it('writes keyed fingerprints only: neither the value nor any fragment of it is in the data directory', () => {
     const dir = dataDir();
     process(dir).remember('s', TOKEN, ['github-token'], { pinned: true });

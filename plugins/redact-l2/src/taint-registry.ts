@@ -37,12 +37,15 @@ export class TaintRegistry implements TaintTracker {
   readonly #stored: StoredWindows | undefined;
   readonly #hasher: WindowHasher;
   readonly #file: MemoryFile | undefined;
+  /** What earlier processes wrote, by identity, so a value they kept is not written again every run. */
+  readonly #written = new Map<string, { readonly pinned: boolean; readonly tags: ReadonlySet<string> }>();
   #flagged = 0;
 
   constructor(memory?: { file: MemoryFile; values: readonly StoredValue[] }) {
     this.#file = memory?.file;
     this.#hasher = memory?.file.hasher ?? new WindowHasher(newWindowKey(), WINDOW);
     this.#stored = memory && memory.values.length > 0 ? new StoredWindows(memory.values) : undefined;
+    for (const v of memory?.values ?? []) this.#written.set(v.id, { pinned: v.pinned, tags: new Set(v.tags) });
   }
 
   remember(_session: string, value: string, tags: readonly string[], options: { readonly pinned?: boolean } = {}): void {
@@ -125,8 +128,12 @@ export class TaintRegistry implements TaintTracker {
 
   #persist(value: string, entry: Remembered): void {
     if (!this.#file) return;
+    const id = this.#hasher.identity(value);
+    const written = this.#written.get(id);
+    if (written && (written.pinned || !entry.pinned) && [...entry.tags].every((t) => written.tags.has(t))) return;
+    this.#written.set(id, { pinned: entry.pinned, tags: new Set(entry.tags) });
     const windows = packWindows(entry.windows.map((w) => [this.#hasher.bucket(w), this.#hasher.fingerprint(w)] as const));
-    this.#file.append({ id: this.#hasher.identity(value), pinned: entry.pinned, tags: [...entry.tags].sort(), windows });
+    this.#file.append({ id, pinned: entry.pinned, tags: [...entry.tags].sort(), windows });
   }
 
   #reindex(from: Remembered, to: Remembered): void {

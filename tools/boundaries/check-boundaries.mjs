@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Enforces the dependency direction of ARCHITECTURE.md §2 on nx's project graph: every project carries a
+// Enforces the dependency direction of docs/architecture.md §2 on nx's project graph: every project carries a
 // tag, and an edge is allowed only when the target's tag is in the source tag's list. nx builds the graph
 // from real imports, so an undeclared import is caught as well as a declared dependency.
 import { execFileSync } from 'node:child_process';

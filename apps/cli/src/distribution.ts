@@ -17,7 +17,7 @@ export function defaultDistribution(config: Config, resolveFrom: string): Distri
     { package: '@nodwyn/plugin-egress', range: '^0.1.0', load: async () => (await import('@nodwyn/plugin-egress')).egressPlugin },
     // Required too: a broken [judge] section must stop the run, not silently drop the judge.
     { package: '@nodwyn/plugin-judge', range: '^0.1.0', load: async () => (await import('@nodwyn/plugin-judge')).judgePlugin },
-    // Self-extension (ARCHITECTURE.md §7). All four entries are optional. Losing one of them takes away a
+    // Self-extension (docs/architecture.md §7). All four entries are optional. Losing one of them takes away a
     // feature, never a protection: the capabilities plugin contributes its tools, its registration policy
     // and its primitive source together or not at all, and a runner that fails to load is a runner
     // nothing can run code in. So a broken or disabled one is reported (`nodwyn plugins`) and every run

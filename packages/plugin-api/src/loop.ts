@@ -56,7 +56,7 @@ export interface PlanOutcome {
 }
 
 /**
- * Plans (ARCHITECTURE.md §6). An irreversible primitive is denied with `PLAN_REQUIRED` until a plan was
+ * Plans (docs/architecture.md §6). An irreversible primitive is denied with `PLAN_REQUIRED` until a plan was
  * approved in the turn, judge or no judge; the strategy asks for one, has it judged (or confirmed by the
  * person) and records the outcome.
  */

@@ -26,7 +26,7 @@ export interface SandboxLimits {
   readonly memoryMb: number;
 }
 
-/** The defaults of ARCHITECTURE.md §7. */
+/** The defaults of docs/architecture.md §7. */
 export const DEFAULT_SANDBOX_LIMITS: SandboxLimits = { timeoutMs: 45_000, outputCap: 1024 * 1024, memoryMb: 64 };
 
 /** One run of model-written code. */

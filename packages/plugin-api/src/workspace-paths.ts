@@ -12,7 +12,7 @@ const MAX_SYMLINK_HOPS = 40;
 /** nodwyn's own folder in a workspace (repository config), which sandboxed code never reaches. */
 export const NODWYN_FOLDER = '.nodwyn';
 
-/** One of nodwyn's own folders, which no file tool and no sandbox door may reach (ARCHITECTURE.md §6). */
+/** One of nodwyn's own folders, which no file tool and no sandbox door may reach (docs/architecture.md §6). */
 export interface ProtectedFolder {
   /** Absolute path; checks compare its real path (see `realProtectedFolders`). */
   readonly path: string;

@@ -14,7 +14,7 @@ export interface DistributionEntry {
   readonly load: () => Promise<PluginDefinition> | PluginDefinition;
 }
 
-/** The plugins a distribution is made of (ARCHITECTURE.md §13), in their preferred order. */
+/** The plugins a distribution is made of (docs/architecture.md §13), in their preferred order. */
 export interface Distribution {
   readonly name: string;
   readonly plugins: readonly DistributionEntry[];

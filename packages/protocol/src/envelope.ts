@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The closed set of failure categories (ARCHITECTURE.md §4). Adding one is a protocol change. */
+/** The closed set of failure categories (docs/architecture.md §4). Adding one is a protocol change. */
 export const CATEGORIES = [
   'VALIDATION_FAILED',
   'NOT_FOUND',

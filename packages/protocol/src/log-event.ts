@@ -9,7 +9,7 @@ export const GENESIS_HASH = '0'.repeat(64);
  */
 export const ActorSchema = z.string().regex(/^(user|model|kernel|(tool|plugin):[@a-z0-9_./-]+)$/);
 
-/** One event of the log (ARCHITECTURE.md §3). `hash = sha256(prev ‖ canonical-json(event without hash))`. */
+/** One event of the log (docs/architecture.md §3). `hash = sha256(prev ‖ canonical-json(event without hash))`. */
 export const LogEventSchema = z
   .object({
     session: z.string().min(1),

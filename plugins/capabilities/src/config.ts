@@ -7,7 +7,7 @@ export const RUNNERS = ['quickjs', 'deno', 'node'] as const;
 export type RunnerId = (typeof RUNNERS)[number];
 
 /**
- * When registering needs a person's confirmation (the policy of ARCHITECTURE.md §7):
+ * When registering needs a person's confirmation (the policy of docs/architecture.md §7):
  * `grants`: a new capability or a new version that asks for more than it had (read, write, hosts, runner);
  * `always`: every registration; `never`: none (registration is still logged and examples still run).
  */

@@ -11,7 +11,7 @@ import { capabilitySource } from './source.js';
 import { capabilityTools } from './tools.js';
 
 /**
- * Self-extension (ARCHITECTURE.md §7): the model registers tools it writes (capabilities), which are
+ * Self-extension (docs/architecture.md §7): the model registers tools it writes (capabilities), which are
  * type-stripped, tested on their examples in a sandbox, admitted in one transaction in the kernel
  * database with every version kept, and offered back to it as tools of their own name.
  */

@@ -5,7 +5,7 @@ import { createJudgeEgressStage, JUDGE_EGRESS_STAGE } from './judge-egress-stage
 import { parseJudgeConfig } from './judge-config.js';
 
 /**
- * The judge (ARCHITECTURE.md §6) on any configured provider: the plan gate and plan scoring (seam A) as the
+ * The judge (docs/architecture.md §6) on any configured provider: the plan gate and plan scoring (seam A) as the
  * `judge` service for loop strategies, and the `judge-egress` guard stage (seam C). Its payloads pass the
  * L1 text layer, each call is logged as `judge.scored`, decisions are made in code from the score, and
  * every failure is a "no".

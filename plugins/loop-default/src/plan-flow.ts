@@ -1,7 +1,7 @@
 import type { AssistantMessage, Judge, TurnFloor } from '@nodwyn/plugin-api';
 import { loopError } from './errors.js';
 
-/** The first draft and at most three revisions (ARCHITECTURE.md §5). */
+/** The first draft and at most three revisions (docs/architecture.md §5). */
 export const MAX_DRAFTS = 4;
 
 /** Whether the judge may score plans: configured, and allowed to see them. */

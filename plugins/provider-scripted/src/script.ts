@@ -35,7 +35,7 @@ const ReplySchema = strictObject({
   message: 'a reply with "text" or at least one tool call',
 });
 
-/** The script format (ARCHITECTURE.md §12). */
+/** The script format (docs/architecture.md §12). */
 export const ScriptSchema = strictObject({
   replies: z.array(ReplySchema).min(1, 'at least one reply'),
 });

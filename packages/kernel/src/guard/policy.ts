@@ -10,7 +10,7 @@ export function tierVerdict(call: GuardCall): Verdict {
 }
 
 /**
- * The hard trigger (ARCHITECTURE.md §6): an irreversible call inside a turn needs an approved plan first,
+ * The hard trigger (docs/architecture.md §6): an irreversible call inside a turn needs an approved plan first,
  * whatever the judge or the person's `--yes` say about single calls.
  */
 export function planRequired(call: GuardCall): Envelope {

@@ -47,7 +47,7 @@ export function eventPreimage(event: UnhashedEvent): string {
 }
 
 /**
- * `hash = sha256hex(prev ‖ canonical-json(event without hash))` (ARCHITECTURE.md §3). Throws a
+ * `hash = sha256hex(prev ‖ canonical-json(event without hash))` (docs/architecture.md §3). Throws a
  * `TypeError` when the payload is not plain JSON, since such a payload has no stable hash.
  */
 export function hashEvent(event: UnhashedEvent): string {

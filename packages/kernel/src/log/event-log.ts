@@ -22,7 +22,7 @@ import { verifyLog, type VerifyReport } from './verify.js';
 type Writer = Transaction<(session: string, drafts: readonly PreparedDraft[]) => LogEvent[]>;
 
 /**
- * The kernel's append-only, hash-chained event log: the single source of truth (ARCHITECTURE.md §1,
+ * The kernel's append-only, hash-chained event log: the single source of truth (docs/architecture.md §1,
  * §3). Each append is one `BEGIN IMMEDIATE` transaction that reads the head, chains the new events
  * to it and signs the new head with an HMAC checkpoint, so several processes may append to one
  * session safely, and `verify` can find edited, removed, reordered, cut or rewritten events.

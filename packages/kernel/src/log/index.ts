@@ -1,5 +1,5 @@
 /**
- * The kernel's event log: append-only, hash-chained, with HMAC-signed checkpoints (ARCHITECTURE.md §3).
+ * The kernel's event log: append-only, hash-chained, with HMAC-signed checkpoints (docs/architecture.md §3).
  */
 export { EventLog } from './event-log.js';
 export type { EventLogOptions } from './options.js';

@@ -36,7 +36,7 @@ async function describe(input: string | URL | Request, init: RequestInit | undef
 }
 
 /**
- * The kernel's guarded fetch (ARCHITECTURE.md §8): every request crosses the guard's egress stages with
+ * The kernel's guarded fetch (docs/architecture.md §8): every request crosses the guard's egress stages with
  * its headers as positions, so a `{{secret:NAME}}` handle leaves only where the binding table binds its
  * class; the handles are replaced at the last hop by the egress plugin's sender. A request without handles
  * goes out directly, never following a redirect (the SDK sees the 3xx). The body is the model's window,

@@ -1,5 +1,5 @@
 import { EnvelopeError, jsonPath, TOOL_ARGS_LIMITS, z } from '@nodwyn/plugin-api';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { parse, TomlError } from 'smol-toml';
 import { CliCodes } from './errors.js';
 

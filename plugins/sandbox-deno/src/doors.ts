@@ -3,6 +3,7 @@ import {
   isInside,
   protectedFolderOf,
   realpathLoose,
+  readText,
   realProtectedFolders,
   toEnvelope,
   touchesNodwynFolder,
@@ -13,7 +14,6 @@ import { realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { DoorReply } from './deno-process.js';
 import { denoError, PLUGIN_NAME } from './errors.js';
-import { readText } from './read-text.js';
 
 function union(a: readonly string[], b: readonly string[]): string[] {
   return b.every((tag) => a.includes(tag)) ? [...a] : [...new Set([...a, ...b])].sort();
@@ -65,7 +65,7 @@ export class DenoDoors {
       throw denoError('SANDBOX_DOOR_ARGUMENT', { received_value: String(op), remediation: 'The nodwyn door has readFile(path) and writeFile(path, text), each with its grant.' });
     }
     const path = await this.#confine(args.path, `nodwyn.${String(op)}`);
-    if (op === 'readFile') return readText(this.#apply, path, 'nodwyn.readFile');
+    if (op === 'readFile') return readText(this.#apply, path, 'nodwyn.readFile', denoError);
     if (typeof args.text !== 'string') throw denoError('SANDBOX_DOOR_ARGUMENT', { failed_parameter: '$.text', remediation: 'Pass the file content as a string.' });
     const result = await this.#apply('write_file', { path, content: args.text });
     if (!result.ok) throw new EnvelopeError(result.envelope);

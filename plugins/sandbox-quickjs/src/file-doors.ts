@@ -1,7 +1,7 @@
-import { EnvelopeError } from '@nodwyn/plugin-api';
+import { EnvelopeError, readText } from '@nodwyn/plugin-api';
 import type { QuickJSHandle } from 'quickjs-emscripten-core';
+import { sandboxError } from './errors.js';
 import { doorCall, requireGrant, requireString, stringArgument, type DoorScope } from './door-call.js';
-import { readText } from './read-text.js';
 import { confinePath } from './workspace-path.js';
 
 /** `nodwyn.readFile(path)`: the read grant, the runner's own path check, then read_file through the guard. */
@@ -11,7 +11,7 @@ export function readFileDoor(scope: DoorScope, pathHandle: QuickJSHandle): Quick
   return doorCall(scope, door, async () => {
     requireGrant(scope.request.grants.read === true, 'read', door);
     const relative = await confinePath(scope.request.workspace, requireString(path, door, '$.path'), door);
-    const text = await readText((name, args) => scope.apply(name, args), relative, door);
+    const text = await readText((name, args) => scope.apply(name, args), relative, door, sandboxError);
     return () => scope.vm.newString(text);
   });
 }

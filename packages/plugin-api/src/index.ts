@@ -13,6 +13,7 @@ export * from './judge.js';
 export * from './loop.js';
 export * from './manifest.js';
 export * from './net-grant.js';
+export * from './optional-service.js';
 export * from './read-text.js';
 export * from './pricing.js';
 export * from './primitive.js';

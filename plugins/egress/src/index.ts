@@ -1,4 +1,4 @@
-import { definePlugin, EgressSenderToken, isEnvelopeError, KeychainToken, TaintToken, type PluginContext, type TaintTracker } from '@nodwyn/plugin-api';
+import { definePlugin, EgressSenderToken, KeychainToken, optionalService, TaintToken } from '@nodwyn/plugin-api';
 import { createBindCommand } from './bind-command.js';
 import { readBindings } from './bindings-file.js';
 import { bindingsPath } from './config-dir.js';
@@ -6,16 +6,6 @@ import { createEgressSender } from './egress-sender.js';
 import { createEgressStage, createHopCheck } from './egress-stage.js';
 import { egressError, PLUGIN_NAME } from './errors.js';
 import { createHttpRequestTool } from './http-request.js';
-
-/** The L2 tracker when a plugin provides one; its absence is normal, any other failure is not. */
-function optionalTracker(ctx: PluginContext): TaintTracker | undefined {
-  try {
-    return ctx.services.get(TaintToken);
-  } catch (error) {
-    if (isEnvelopeError(error) && error.envelope.code === 'SERVICE_NOT_FOUND') return undefined;
-    throw error;
-  }
-}
 
 /** `policy.allow_insecure_http`: only a real `true` allows plain http to hosts that are not loopback. */
 function allowInsecureHttp(settings: Readonly<Record<string, unknown>>): boolean {
@@ -49,7 +39,7 @@ export const egressPlugin = definePlugin({
   register(ctx) {
     // Collaborators are looked up at call time: the tracker may come and go with optional plugins.
     const keychain = () => ctx.services.get(KeychainToken);
-    const tracker = () => optionalTracker(ctx);
+    const tracker = () => optionalService(ctx.services, TaintToken);
     const stageDeps = {
       keychain,
       tracker,

@@ -1,4 +1,4 @@
-import { definePlugin, isEnvelopeError, KeychainToken, TaintToken, type PluginContext, type TaintTracker } from '@nodwyn/plugin-api';
+import { definePlugin, isEnvelopeError, KeychainToken, optionalService, TaintToken } from '@nodwyn/plugin-api';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { FileKeychain } from './file-keychain.js';
@@ -35,7 +35,8 @@ export const keychainPlugin = definePlugin({
   // L2 knows every keychain value from the start, pinned (docs/architecture.md §6): a value that was never
   // revealed can still sit in a file in a spelling L1 misses, and must not be echoed from there.
   async start(ctx) {
-    const tracker = taintLayer(ctx);
+    // L2 is optional: without it there is nothing to teach.
+    const tracker = optionalService(ctx.services, TaintToken);
     if (!tracker || !existsSync(join(ctx.dataDir, 'keychain.json'))) return;
     const keychain = new FileKeychain(join(ctx.dataDir, 'keychain.json'), keySourceFor(ctx.dataDir));
     const secrets = await keychain.values().catch((error: unknown) => {
@@ -50,13 +51,3 @@ export const keychainPlugin = definePlugin({
 
 /** The session named when L2 is taught the keychain at start; L2's memory is shared by every session. */
 const PRELOAD_SESSION = 'keychain';
-
-function taintLayer(ctx: PluginContext): TaintTracker | undefined {
-  try {
-    return ctx.services.get(TaintToken);
-  } catch (error) {
-    // L2 is optional: without it there is nothing to teach.
-    if (isEnvelopeError(error) && error.envelope.code === 'SERVICE_NOT_FOUND') return undefined;
-    throw error;
-  }
-}

@@ -1,10 +1,10 @@
-import { definePlugin, RedactorToken, type PluginDefinition } from '@nodwyn/plugin-api';
+import { definePlugin, optionalService, RedactorToken, TaintToken, type PluginDefinition } from '@nodwyn/plugin-api';
 import { redactCommand } from './command.js';
 import { detect } from './detect.js';
 import { PLUGIN_NAME } from './errors.js';
 import { createRedactor } from './redactor.js';
 import type { Detection } from './resolve.js';
-import { ingressStage, INGRESS_STAGE, logStage, LOG_STAGE, optionalTracker } from './stages.js';
+import { ingressStage, INGRESS_STAGE, logStage, LOG_STAGE } from './stages.js';
 
 /** What the plugin contributes, as its manifest lists it. */
 export const REDACT_L1_PROVIDES = [`guard-stage:${INGRESS_STAGE}`, `guard-stage:${LOG_STAGE}`, 'service:redactor', 'command:redact'];
@@ -25,8 +25,8 @@ export function createRedactL1Plugin(options: { find?: (text: string) => readonl
     register(ctx) {
       const redactor = createRedactor(options.find ?? detect);
       ctx.services.provide(RedactorToken, redactor);
-      ctx.guard.addStage(ingressStage(redactor, () => optionalTracker(ctx)));
-      ctx.guard.addStage(logStage(redactor, () => optionalTracker(ctx)));
+      ctx.guard.addStage(ingressStage(redactor, () => optionalService(ctx.services, TaintToken)));
+      ctx.guard.addStage(logStage(redactor, () => optionalService(ctx.services, TaintToken)));
       ctx.commands.register(redactCommand(redactor));
     },
   });

@@ -1,7 +1,7 @@
-import { EnvelopeError, isEnvelopeError, TaintToken, type GuardCall, type PluginContext, type TaintTracker } from '@nodwyn/plugin-api';
+import { EnvelopeError, type GuardCall, type TaintTracker } from '@nodwyn/plugin-api';
 import { describe, expect, it } from 'vitest';
 import { createRedactor } from './redactor.js';
-import { ingressStage, logStage, optionalTracker } from './stages.js';
+import { ingressStage, logStage } from './stages.js';
 
 const TOKEN = 'ghp_R8x2KqLm9ZtV4nWp7YbC3dFh6JsA1uEo0GiQ';
 const call = { id: 'c1', session: 's1', name: 'read_file' } as GuardCall;
@@ -80,40 +80,3 @@ describe('log stage', () => {
   });
 });
 
-describe('optionalTracker', () => {
-  const context = (get: () => unknown) => ({ services: { get, provide: () => undefined } }) as unknown as Pick<PluginContext, 'services'>;
-
-  it('is undefined when no plugin provides the taint service', () => {
-    const missing = () => {
-      throw new EnvelopeError({ category: 'NOT_FOUND', code: 'SERVICE_NOT_FOUND', remediation: 'none' });
-    };
-    expect(optionalTracker(context(missing))).toBeUndefined();
-  });
-
-  it('passes any other failure on', () => {
-    const denied = () => {
-      throw new EnvelopeError({ category: 'PERMISSION_DENIED', code: 'PLUGIN_PERMISSION_UNDECLARED', remediation: 'x' });
-    };
-    let error: unknown;
-    try {
-      optionalTracker(context(denied));
-    } catch (caught) {
-      error = caught;
-    }
-    expect(isEnvelopeError(error) && error.envelope.code).toBe('PLUGIN_PERMISSION_UNDECLARED');
-  });
-
-  it('asks for the taint token', () => {
-    const { tracker } = recordingTracker();
-    let asked: unknown;
-    expect(
-      optionalTracker(
-        context(((token: unknown) => {
-          asked = token;
-          return tracker;
-        }) as () => unknown),
-      ),
-    ).toBe(tracker);
-    expect(asked).toBe(TaintToken);
-  });
-});

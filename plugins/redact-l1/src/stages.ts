@@ -1,4 +1,4 @@
-import { isEnvelopeError, TaintToken, type IngressStage, type LogStage, type PluginContext, type TaintTracker } from '@nodwyn/plugin-api';
+import { type IngressStage, type LogStage, type TaintTracker } from '@nodwyn/plugin-api';
 import { redactDeep } from './deep-redact.js';
 import { applyDetections, type DetectingRedactor } from './redactor.js';
 
@@ -10,19 +10,6 @@ export const LOG_STAGE = 'redact-l1-log';
 /** The sorted union of two tag sets. */
 function mergeTags(a: readonly string[] = [], b: readonly string[]): readonly string[] {
   return [...new Set([...a, ...b])].sort();
-}
-
-/**
- * The taint layer, when a plugin provides it. It is optional (L1 works alone), so it is looked up at
- * call time and a missing service is not an error; any other failure is.
- */
-export function optionalTracker(ctx: Pick<PluginContext, 'services'>): TaintTracker | undefined {
-  try {
-    return ctx.services.get(TaintToken);
-  } catch (error) {
-    if (isEnvelopeError(error) && error.envelope.code === 'SERVICE_NOT_FOUND') return undefined;
-    throw error;
-  }
 }
 
 // A tool's line-number gutter (`     2\t`) and PEM armour are the tool's and the format's, not the secret's.

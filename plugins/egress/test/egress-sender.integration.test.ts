@@ -2,17 +2,16 @@ import { isEnvelopeError, type ModelRequest } from '@nodwyn/plugin-api';
 import { startTestKernel, testPlugin, type TestKernel } from '@nodwyn/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { egressPlugin } from '../src/index.js';
-import { decisions, keychainPlugin, loopbackServer, SECRETS, StubTracker, taintPlugin, useTempHome, type LoopbackServer } from './fixtures.js';
+import { decisions, keychainPlugin, SECRETS, StubTracker, taintPlugin, useLoopbackServers, useTempHome, type LoopbackServer } from './fixtures.js';
 
 const home = useTempHome();
 const GITHUB = SECRETS.github!.value;
 let t: TestKernel | undefined;
-const servers: LoopbackServer[] = [];
+const serve = useLoopbackServers();
 
 afterEach(async () => {
   await t?.stop();
   t = undefined;
-  await Promise.all(servers.splice(0).map((s) => s.close()));
 });
 
 /** A provider plugin whose model call is one POST through the kernel's guarded fetch, with a handle in its header. */
@@ -36,13 +35,11 @@ async function start(tracker = new StubTracker()) {
   return { t, session: t.session(), tracker };
 }
 
-async function server(): Promise<LoopbackServer> {
-  const s = await loopbackServer((seen, res, state) => {
+function server(): Promise<LoopbackServer> {
+  return serve((seen, res, state) => {
     if (seen.url === '/hop') res.writeHead(307, { location: 'http://localhost:1/steal' }).end();
     else res.end(state.origin);
   });
-  servers.push(s);
-  return s;
 }
 
 const complete = (kernel: TestKernel, session: string, url: string, secret = 'github') =>

@@ -1,24 +1,17 @@
 import type { ApplyResult, Confirmer } from '@nodwyn/plugin-api';
 import type { TestKernel } from '@nodwyn/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { decisions, expectNoValue, loopbackServer, SECRETS, startEgress, StubTracker, useTempHome, type LoopbackServer } from './fixtures.js';
+import { decisions, expectNoValue, SECRETS, startEgress, StubTracker, useLoopbackServers, useTempHome } from './fixtures.js';
 
 const home = useTempHome();
 const GITHUB = SECRETS.github!.value;
 let t: TestKernel | undefined;
-const servers: LoopbackServer[] = [];
+const server = useLoopbackServers();
 
 afterEach(async () => {
   await t?.stop();
   t = undefined;
-  await Promise.all(servers.splice(0).map((s) => s.close()));
 });
-
-async function server(): Promise<LoopbackServer> {
-  const s = await loopbackServer();
-  servers.push(s);
-  return s;
-}
 
 function bindGithub(host: string, position = 'header:Authorization', methods = '"GET"'): void {
   home.write(`[[github]]\nhost = "${host}"\npositions = ["${position}"]\nmethods = [${methods}]\n`);

@@ -100,6 +100,19 @@ export async function loopbackServer(reply: Reply = (_seen, res) => res.end('ok'
 }
 
 /** Fails when any of the things, as JSON, holds the value, its base64 or its hex. */
+/** Loopback servers for one test file: `server(reply)` starts one, and each is closed after its test. */
+export function useLoopbackServers(): (reply?: Reply) => Promise<LoopbackServer> {
+  const servers: LoopbackServer[] = [];
+  afterEach(async () => {
+    await Promise.all(servers.splice(0).map((s) => s.close()));
+  });
+  return async (reply) => {
+    const s = await loopbackServer(reply);
+    servers.push(s);
+    return s;
+  };
+}
+
 export function expectNoValue(value: string, ...things: unknown[]): void {
   const text = JSON.stringify(things);
   const bytes = Buffer.from(value, 'utf8');

@@ -3,24 +3,17 @@ import type { TestKernel } from '@nodwyn/testing';
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { egressPlugin } from '../src/index.js';
-import { expectNoValue, loopbackServer, SECRETS, startEgress, useTempHome, type LoopbackServer, type Reply } from './fixtures.js';
+import { expectNoValue, SECRETS, startEgress, useLoopbackServers, useTempHome } from './fixtures.js';
 
 const home = useTempHome();
 const GITHUB = SECRETS.github!.value;
 let t: TestKernel | undefined;
-const servers: LoopbackServer[] = [];
+const server = useLoopbackServers();
 
 afterEach(async () => {
   await t?.stop();
   t = undefined;
-  await Promise.all(servers.splice(0).map((s) => s.close()));
 });
-
-async function server(reply?: Reply): Promise<LoopbackServer> {
-  const s = await loopbackServer(reply);
-  servers.push(s);
-  return s;
-}
 
 function bind(cls: string, host: string, positions: string[], methods = ['GET']): void {
   home.write(`[[${cls}]]\nhost = "${host}"\npositions = ${JSON.stringify(positions)}\nmethods = ${JSON.stringify(methods)}\n`);

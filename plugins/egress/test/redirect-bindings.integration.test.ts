@@ -2,24 +2,17 @@ import type { ApplyResult, ModelRequest } from '@nodwyn/plugin-api';
 import { startTestKernel, testPlugin, type TestKernel } from '@nodwyn/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { egressPlugin } from '../src/index.js';
-import { decisions, expectNoValue, keychainPlugin, loopbackServer, SECRETS, startEgress, StubTracker, taintPlugin, useTempHome, type LoopbackServer, type Reply } from './fixtures.js';
+import { decisions, expectNoValue, keychainPlugin, SECRETS, startEgress, StubTracker, taintPlugin, useLoopbackServers, useTempHome, type LoopbackServer } from './fixtures.js';
 
 const home = useTempHome();
 const GITHUB = SECRETS.github!.value;
 let t: TestKernel | undefined;
-const servers: LoopbackServer[] = [];
+const server = useLoopbackServers();
 
 afterEach(async () => {
   await t?.stop();
   t = undefined;
-  await Promise.all(servers.splice(0).map((s) => s.close()));
 });
-
-async function server(reply: Reply): Promise<LoopbackServer> {
-  const s = await loopbackServer(reply);
-  servers.push(s);
-  return s;
-}
 
 /** A server that redirects `/api/start` (or `/login`) with `status` to `to`, and answers anything else with "arrived". */
 function redirecting(status: number, from: string, to: string): Promise<LoopbackServer> {

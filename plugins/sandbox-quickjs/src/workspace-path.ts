@@ -6,8 +6,8 @@ import { sandboxError } from './errors.js';
 /**
  * Proves a path the code gave stays in the workspace and out of `.nodwyn/`, by its spelling and after
  * every symlink is resolved, and answers it relative to the workspace's real path, for the primitive the
- * door calls next. The primitive confines the path again; this check is the runner's own, because
- * tools-core does not know about `.nodwyn/` and the runner must not depend on another plugin's rules.
+ * door calls next. The primitive confines the path again (tools-core also refuses nodwyn's own folders);
+ * this check is the runner's own, because a runner must not depend on another plugin's rules.
  */
 export async function confinePath(workspace: string, input: string, door: string): Promise<string> {
   const failure = { operation: door, failed_parameter: '$.path', received_value: input };

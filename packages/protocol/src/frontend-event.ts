@@ -2,8 +2,9 @@ import { z } from 'zod';
 import { LogEventSchema } from './log-event.js';
 
 /**
- * What a front end receives. `log` carries each event as it is appended (the durable truth); `delta`
- * events are ephemeral streaming fragments that the log later records as one finished message.
+ * What a run tells its front end as it goes. `log` carries each event as it is appended (the durable truth,
+ * confirmations included); `delta` events are ephemeral streaming fragments that the log later records as
+ * one finished message, already through the text layers.
  */
 export const FrontendEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('log'), event: LogEventSchema }),
@@ -15,16 +16,12 @@ export const FrontendEventSchema = z.discriminatedUnion('type', [
     name: z.string().optional(),
     args_fragment: z.string(),
   }),
+  /** A streamed fragment of the model's reasoning (thinking), shown dimmed; the log keeps the finished blocks. */
+  z.object({ type: z.literal('delta.thought'), session: z.string(), text: z.string() }),
+  /** A tool call of the model passed to the guard: it runs now (or waits for a confirmation first). */
+  z.object({ type: z.literal('tool.started'), session: z.string(), call_id: z.string(), name: z.string() }),
   /** A model request failed before any content and will be sent again after `delay_ms`. */
   z.object({ type: z.literal('model.retry'), session: z.string(), attempt: z.number().int().positive(), delay_ms: z.number().int().nonnegative(), reason: z.string() }),
-  z.object({
-    type: z.literal('confirmation.requested'),
-    session: z.string(),
-    call_id: z.string(),
-    name: z.string(),
-    tier: z.string(),
-    reason: z.string(),
-  }),
 ]);
 
 /** An event sent to a front end. */

@@ -41,8 +41,11 @@ export const UsageSchema = z.object({
 /** Token usage of one model call. */
 export type Usage = z.infer<typeof UsageSchema>;
 
-/** Why a turn ended. */
-export const TURN_END_REASONS = ['answer', 'budget', 'progress', 'cancelled', 'failed'] as const;
+/**
+ * Why a turn ended. `interrupted`: the process that ran it died (a crash, SIGKILL) and a later one closed
+ * it when it opened the session again.
+ */
+export const TURN_END_REASONS = ['answer', 'budget', 'progress', 'cancelled', 'failed', 'interrupted'] as const;
 /** Why a turn ended. */
 export type TurnEndReason = (typeof TURN_END_REASONS)[number];
 
@@ -66,6 +69,8 @@ export const EventPayloads = {
     forked_from: z.object({ session: z.string(), seq: z.number().int().nonnegative() }).optional(),
     replay_of: z.string().optional(),
   }),
+  /** A session's title, set after it was created (from its first prompt, or `/title`); the latest one counts. */
+  'session.titled': z.object({ title: z.string() }),
   'message.user': z.object({ text: z.string() }),
   'message.assistant': z.object({
     text: z.string(),
@@ -87,7 +92,34 @@ export const EventPayloads = {
   }),
   'tool.failed': z.object({ ...callFields, envelope: EnvelopeSchema }),
   'tool.denied': z.object({ ...callFields, stage: z.string(), envelope: EnvelopeSchema }),
-  'confirmation.decided': z.object({ call_id: z.string(), name: z.string(), granted: z.boolean(), by: z.string() }),
+  /**
+   * A call waits for a person. `effect` is what an "always" answer would cover (docs/architecture.md §9);
+   * `security` questions (a secret leaving for an unbound place) are never answered by "always" or `--yes`.
+   * For egress, `subjects` name each secret's class and destination, never a value.
+   */
+  'confirmation.requested': z.object({
+    call_id: z.string(),
+    name: z.string(),
+    tier: z.string(),
+    reason: z.string(),
+    effect: z.string(),
+    security: z.boolean().optional(),
+    subjects: z.array(z.object({ class: z.string(), destination: z.string() })).optional(),
+  }),
+  /** How a confirmation ended: `by` is who answered (a client id, `approval`, `--yes`, `nobody`, `cancel`). */
+  'confirmation.decided': z.object({
+    call_id: z.string(),
+    name: z.string(),
+    granted: z.boolean(),
+    by: z.string(),
+    /** The ACP option chosen (`allow_once`, `allow_always`, `reject_once`, `reject_always`), when a client answered. */
+    option: z.string().optional(),
+  }),
+  /** A question nobody answered before the process that asked it died; written when the session is opened again. */
+  'confirmation.expired': z.object({ call_id: z.string(), name: z.string() }),
+  /** An "always" answer, remembered for the session by the call's effect, never by its arguments' text. */
+  'approval.granted': z.object({ effect: z.string(), name: z.string(), call_id: z.string(), by: z.string() }),
+  'approval.refused': z.object({ effect: z.string(), name: z.string(), call_id: z.string(), by: z.string() }),
   'turn.started': z.object({ provider: z.string(), strategy: z.string() }),
   'turn.ended': z.object({
     reason: z.enum(TURN_END_REASONS),

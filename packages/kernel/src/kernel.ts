@@ -28,13 +28,8 @@ import { KERNEL_STREAM, SessionStore } from './sessions/session-store.js';
 import { completeModel } from './turn/complete-model.js';
 import { runTurn, type RunOptions, type RunResult } from './turn/turn-runner.js';
 
-/** Where the kernel keeps its data and which workspace its tools work in. */
-export interface KernelOptions {
-  /** SQLite file, or `:memory:`. */
-  readonly dbPath: string;
-  /** HMAC key file for signed checkpoints (outside the database). */
-  readonly keyPath?: string;
-  readonly key?: Buffer;
+/** Which workspace a kernel's tools work in, and its limits; see `KernelOptions` for where the log is. */
+export interface KernelScopeOptions {
   /** The workspace root; tools are confined to it. */
   readonly workspace: string;
   /** nodwyn's data and config folders, handed to every call so file tools and sandbox doors refuse them. */
@@ -43,6 +38,15 @@ export interface KernelOptions {
   readonly outputCap?: number;
   /** Strikes (outputs that matched a remembered secret) a session may take; see `Strikes`. Default 3. */
   readonly strikeLimit?: number;
+}
+
+/** Where the kernel keeps its data and which workspace its tools work in. */
+export interface KernelOptions extends KernelScopeOptions {
+  /** SQLite file, or `:memory:`. */
+  readonly dbPath: string;
+  /** HMAC key file for signed checkpoints (outside the database). */
+  readonly keyPath?: string;
+  readonly key?: Buffer;
 }
 
 /** Where the kernel finds the egress plugin's last hop (the app wires it to the plugin host's services). */
@@ -68,8 +72,10 @@ export class Kernel {
   #sender: SenderLookup = () => undefined;
   #taint: TaintLookup = () => undefined;
   readonly #strikes: Strikes;
+  readonly #ownsLog: boolean;
 
-  private constructor(log: EventLog, options: KernelOptions) {
+  private constructor(log: EventLog, options: KernelScopeOptions, ownsLog: boolean) {
+    this.#ownsLog = ownsLog;
     this.log = log;
     this.workspace = options.workspace;
     const append = (session: string, draft: AppendDraft): LogEvent => this.append(session, draft);
@@ -93,7 +99,15 @@ export class Kernel {
 
   /** Opens (or creates) the log and builds a kernel around it. */
   static open(options: KernelOptions): Kernel {
-    return new Kernel(EventLog.open({ path: options.dbPath, keyPath: options.keyPath, key: options.key }), options);
+    return new Kernel(EventLog.open({ path: options.dbPath, keyPath: options.keyPath, key: options.key }), options, true);
+  }
+
+  /**
+   * A kernel for one workspace over a log others share (the daemon: one kernel per workspace, one log).
+   * Sessions stay apart because each is its own stream; `close()` leaves the log open for its owner.
+   */
+  static over(log: EventLog, options: KernelScopeOptions): Kernel {
+    return new Kernel(log, options, false);
   }
 
   /**
@@ -204,7 +218,8 @@ export class Kernel {
     };
   }
 
+  /** Closes the log, when this kernel opened it (`open`); a kernel `over` a shared log leaves it open. */
   close(): void {
-    this.log.close();
+    if (this.#ownsLog) this.log.close();
   }
 }

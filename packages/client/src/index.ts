@@ -1,2 +1,5 @@
+export { linkedStreams, type LinkedStreams } from './linked-streams.js';
+export { webSocketStream, type WebSocketStreamOptions } from './web-socket-stream.js';
+export type { WebSocketConstructor, WebSocketEventLike, WebSocketEventType, WebSocketLike } from './web-socket-like.js';
 export { CLIENT_ERROR_CODE, INVALID_PARAMS_CODE, ProtocolError } from './protocol-error.js';
 export { CLIENT_PACKAGE, ClientErrorCode, clientEnvelope, type ClientEnvelopeInit } from './errors.js';

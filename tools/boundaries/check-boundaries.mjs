@@ -13,9 +13,11 @@ export const ALLOWED = {
   'scope:kernel': ['scope:plugin-api', 'scope:protocol'],
   'scope:plugin-host': ['scope:plugin-api', 'scope:protocol'],
   'scope:testing': ['scope:kernel', 'scope:plugin-host', 'scope:plugin-api', 'scope:protocol'],
-  // Plugins see only the API; @nodwyn/testing is for their tests.
-  'type:plugin': ['scope:plugin-api', 'scope:protocol', 'scope:testing'],
-  'type:app': ['scope:kernel', 'scope:plugin-host', 'scope:plugin-api', 'scope:protocol', 'scope:testing', 'type:plugin'],
+  // The client every front end uses speaks the protocol and knows nothing of the agent's side.
+  'scope:client': ['scope:protocol'],
+  // Plugins see only the API (front ends also the client); @nodwyn/testing is for their tests.
+  'type:plugin': ['scope:plugin-api', 'scope:protocol', 'scope:client', 'scope:testing'],
+  'type:app': ['scope:kernel', 'scope:plugin-host', 'scope:plugin-api', 'scope:protocol', 'scope:client', 'scope:testing', 'type:plugin'],
 };
 
 /**

@@ -1,5 +1,5 @@
 import { packageEntry, type Distribution, type DistributionEntry } from '@nodwyn/plugin-host';
-import type { Config } from './config.js';
+import type { Config } from '@nodwyn/runtime';
 
 /**
  * The default distribution: every first-party plugin this release ships, plus the third-party plugins

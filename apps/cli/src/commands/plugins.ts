@@ -1,4 +1,5 @@
-import { withRuntime } from '../boot.js';
+import { withRuntime } from '@nodwyn/runtime';
+import { cliBoot } from '../cli-boot.js';
 import { EXIT } from '../exit-codes.js';
 import { formatTable } from '../output.js';
 import { jsonText } from '../terminal-text.js';
@@ -7,7 +8,7 @@ import { guarded } from './guarded.js';
 /** `nodwyn plugins`: name, version, apiVersion and state of each plugin of the distribution. */
 export function pluginsCommand(options: { json?: boolean }): Promise<number> {
   return guarded(options.json, () =>
-    withRuntime(async ({ host }) => {
+    withRuntime(cliBoot(), async ({ host }) => {
       const report = host.report();
       if (options.json) process.stdout.write(`${jsonText(report, 2)}\n`);
       else {

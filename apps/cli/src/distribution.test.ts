@@ -1,0 +1,20 @@
+import { preloadDistribution } from '@nodwyn/runtime';
+import { describe, expect, it } from 'vitest';
+import { defaultDistribution } from './distribution.js';
+
+describe('the default distribution', () => {
+  it('keeps the config sections of the plugins that guard secrets, the judge and self-extension to the person', async () => {
+    const { userOnly } = await preloadDistribution(defaultDistribution({}, '/nonexistent-plugin-root'), []);
+    expect([...userOnly].sort()).toEqual([
+      '@nodwyn/plugin-capabilities',
+      '@nodwyn/plugin-egress',
+      '@nodwyn/plugin-judge',
+      '@nodwyn/plugin-keychain',
+      '@nodwyn/plugin-redact-l1',
+      '@nodwyn/plugin-redact-l2',
+      '@nodwyn/plugin-sandbox-deno',
+      '@nodwyn/plugin-sandbox-node',
+      '@nodwyn/plugin-sandbox-quickjs',
+    ]);
+  });
+});

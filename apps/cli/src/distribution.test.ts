@@ -17,4 +17,9 @@ describe('the default distribution', () => {
       '@nodwyn/plugin-sandbox-quickjs',
     ]);
   });
+
+  it('takes its default front end from [distribution] frontend', () => {
+    expect(defaultDistribution({}, '/p').defaultFrontend).toBeUndefined();
+    expect(defaultDistribution({ distribution: { frontend: 'tui' } }, '/p').defaultFrontend).toBe('tui');
+  });
 });

@@ -13,9 +13,25 @@ export const ALLOWED = {
   'scope:kernel': ['scope:plugin-api', 'scope:protocol'],
   'scope:plugin-host': ['scope:plugin-api', 'scope:protocol'],
   'scope:testing': ['scope:kernel', 'scope:plugin-host', 'scope:plugin-api', 'scope:protocol'],
-  // Plugins see only the API; @nodwyn/testing is for their tests.
-  'type:plugin': ['scope:plugin-api', 'scope:protocol', 'scope:testing'],
-  'type:app': ['scope:kernel', 'scope:plugin-host', 'scope:plugin-api', 'scope:protocol', 'scope:testing', 'type:plugin'],
+  // What every composition root needs (paths, config, trust, boot), over the kernel and the host.
+  'scope:runtime': ['scope:kernel', 'scope:plugin-host', 'scope:plugin-api', 'scope:protocol'],
+  // The agent side of the client protocol, over the runtime.
+  'scope:server': ['scope:runtime', 'scope:kernel', 'scope:plugin-host', 'scope:plugin-api', 'scope:protocol'],
+  // What every front end uses: the protocol and nothing of the kernel.
+  'scope:client': ['scope:protocol'],
+  // Plugins see only the API (front ends also the client); @nodwyn/testing is for their tests.
+  'type:plugin': ['scope:plugin-api', 'scope:protocol', 'scope:client', 'scope:testing'],
+  'type:app': [
+    'scope:server',
+    'scope:runtime',
+    'scope:client',
+    'scope:kernel',
+    'scope:plugin-host',
+    'scope:plugin-api',
+    'scope:protocol',
+    'scope:testing',
+    'type:plugin',
+  ],
 };
 
 /**

@@ -1,10 +1,10 @@
 import { packageEntry, type Distribution, type DistributionEntry } from '@nodwyn/plugin-host';
-import type { Config } from './config.js';
+import type { Config } from '@nodwyn/runtime';
 
 /**
  * The default distribution: every first-party plugin this release ships, plus the third-party plugins
  * the user's config names (`[[distribution.plugins]]`), resolved by package name from `resolveFrom` (the
- * config folder, where the user installs them).
+ * config folder, where the user installs them). Its default front end is `[distribution] frontend`.
  */
 export function defaultDistribution(config: Config, resolveFrom: string): Distribution {
   const firstParty: DistributionEntry[] = [
@@ -73,5 +73,5 @@ export function defaultDistribution(config: Config, resolveFrom: string): Distri
     },
   ];
   const extra = (config.distribution?.plugins ?? []).map((p) => packageEntry({ package: p.package, range: p.range, from: resolveFrom, optional: p.optional ?? true }));
-  return { name: 'nodwyn-default', plugins: [...firstParty, ...extra] };
+  return { name: 'nodwyn-default', plugins: [...firstParty, ...extra], defaultFrontend: config.distribution?.frontend };
 }

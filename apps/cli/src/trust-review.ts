@@ -1,6 +1,4 @@
-import { changedFiles, type RepoSettings, type RepoTrust } from './repo-config.js';
-import { REPO_DIR } from './repo-folder.js';
-import { sortedByPath, type FolderEntry } from './trust-hash.js';
+import { changedFiles, REPO_DIR, sortedByPath, type FolderEntry, type RepoSettings, type RepoTrust } from '@nodwyn/runtime';
 
 // Past this much text the review prints a summary and points at `--show`: a person asked to confirm a
 // wall of text scrolls past it, which is no review at all.

@@ -58,6 +58,37 @@ describe('nodwyn plugins and the distribution', () => {
     expect([run.code, run.stdout]).toEqual([0, 'still here\n']);
   });
 
+  it('lists the front ends plugins provide, which plugin provides each and which is the default', () => {
+    const frontend = (id: string) => `{ id: '${id}', description: 'The ${id} front end, for testing.', start: async () => 0 }`;
+    for (const id of ['line', 'grid']) {
+      const name = `frontend-${id}`;
+      box.write(`${box.home}/node_modules/${name}/package.json`, JSON.stringify({ name, version: '1.0.0', type: 'module', main: 'index.js' }));
+      const manifest = { name, version: '1.0.0', apiVersion: '^0.1.0', provides: [`frontend:${id}`] };
+      box.write(`${box.home}/node_modules/${name}/index.js`, `export default { manifest: ${JSON.stringify(manifest)}, register(ctx) { ctx.frontends.register(${frontend(id)}); } };\n`);
+    }
+    box.write(
+      `${box.home}/config.toml`,
+      '[distribution]\nfrontend = "grid"\n\n[[distribution.plugins]]\npackage = "frontend-line"\nrange = "^1.0.0"\n\n[[distribution.plugins]]\npackage = "frontend-grid"\nrange = "^1.0.0"\n',
+    );
+    const out = box.run(['plugins', '--json']);
+    expect(out.code, out.stderr).toBe(0);
+    const report = JSON.parse(out.stdout) as { name: string; state: string; frontends: { id: string; description: string; default: boolean }[] }[];
+    expect(report.filter((p) => p.frontends.length > 0).map((p) => [p.name, p.state, p.frontends])).toEqual([
+      ['frontend-line', 'started', [{ id: 'line', description: 'The line front end, for testing.', default: false }]],
+      ['frontend-grid', 'started', [{ id: 'grid', description: 'The grid front end, for testing.', default: true }]],
+    ]);
+    expect(report.find((p) => p.name === '@nodwyn/plugin-tools-core')?.frontends).toEqual([]);
+    const human = box.run(['plugins']).stdout;
+    expect(human).toMatch(/\nFRONTEND\s+PLUGIN\s+DEFAULT\s+DESCRIPTION\nline\s+frontend-line\s+The line front end, for testing\.\ngrid\s+frontend-grid\s+\*\s+The grid front end, for testing\.\n$/);
+  });
+
+  it('says so when the default front end is one no started plugin provides', () => {
+    box.write(`${box.home}/config.toml`, '[distribution]\nfrontend = "tui"\n');
+    const out = box.run(['plugins']);
+    expect(out.code, out.stderr).toBe(0);
+    expect(out.stdout).toMatch(/\ntui\s+-\s+\*\s+the default front end, but no started plugin provides it\n$/);
+  });
+
   it('never loads a plugin from the workspace, so a cloned repository cannot add code to the agent', () => {
     thirdParty('repo-plugin', "register() { throw new Error('repository code ran'); }", '^0.1.0', box.workspace);
     box.write(`${box.home}/config.toml`, '[[distribution.plugins]]\npackage = "repo-plugin"\nrange = "^1.0.0"\n');

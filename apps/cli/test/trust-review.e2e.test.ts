@@ -1,8 +1,7 @@
 import { symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { trustRecordFor } from '../src/repo-config.js';
-import { readRepoFolder } from '../src/repo-folder.js';
+import { readRepoFolder, trustRecordFor } from '@nodwyn/runtime';
 import { CliSandbox } from './cli.js';
 
 let box: CliSandbox;

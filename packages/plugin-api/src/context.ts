@@ -1,5 +1,6 @@
 import type { LogEvent, Usage } from '@nodwyn/protocol';
 import type { CliCommand } from './command.js';
+import type { Frontend } from './frontend.js';
 import type { GuardStage } from './guard.js';
 import type { LoopStrategy } from './loop.js';
 import type { ApplyResult, PrimitiveDefinition, PrimitiveInfo, PrimitiveSource } from './primitive.js';
@@ -83,6 +84,8 @@ export interface PluginContext {
   readonly loops: { register(strategy: LoopStrategy): void };
   readonly guard: { addStage(stage: GuardStage): void };
   readonly commands: { register(command: CliCommand): void };
+  /** Front ends (`frontend:<id>` in `provides`); the plugin host keeps them for the app to start. */
+  readonly frontends: { register(frontend: Frontend): void };
   /** Appends events of this plugin to a session (actor `plugin:<name>`), through the log stages. */
   readonly events: { append(session: string, type: string, payload: Readonly<Record<string, unknown>>): void };
   /**

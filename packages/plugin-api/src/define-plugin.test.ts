@@ -5,7 +5,21 @@ import { isEnvelopeError } from './envelope.js';
 describe('definePlugin', () => {
   it('parses the manifest, filling defaults', () => {
     const plugin = definePlugin({ manifest: { name: 'p', version: '1.0.0', apiVersion: '^0.1.0' }, register: () => undefined });
-    expect(plugin.manifest).toMatchObject({ provides: [], requires: [], permissions: [] });
+    expect(plugin.manifest).toMatchObject({ provides: [], requires: [], permissions: [], userOnlyConfig: false });
+  });
+
+  it('accepts front ends in provides and a user-only config section', () => {
+    const plugin = definePlugin({
+      manifest: { name: 'p', version: '1.0.0', apiVersion: '^0.1.0', provides: ['frontend:tui'], userOnlyConfig: true },
+      register: () => undefined,
+    });
+    expect(plugin.manifest).toMatchObject({ provides: ['frontend:tui'], userOnlyConfig: true });
+  });
+
+  it('refuses a user-only flag that is not a boolean, naming it', () => {
+    expect(() => definePlugin({ manifest: { name: 'p', version: '1.0.0', apiVersion: '^0.1.0', userOnlyConfig: 'yes' as unknown as boolean }, register: () => undefined })).toThrow(
+      expect.objectContaining({ envelope: expect.objectContaining({ failed_parameter: '$.userOnlyConfig' }) }),
+    );
   });
 
   it('refuses a malformed manifest with an envelope naming the JSON path', () => {

@@ -1,5 +1,5 @@
 export { z } from 'zod';
-export type { Category, Envelope, FrontendEvent, LogEvent, Retryable, ToolCall, Usage } from '@nodwyn/protocol';
+export type { Category, ClientEvent, Envelope, FrontendClient, FrontendEvent, LogEvent, Retryable, ToolCall, Usage } from '@nodwyn/protocol';
 export * from './coded-errors.js';
 export * from './command.js';
 export * from './context.js';
@@ -7,6 +7,7 @@ export * from './define-plugin.js';
 export * from './egress.js';
 export * from './envelope.js';
 export * from './errors.js';
+export * from './frontend.js';
 export * from './guard.js';
 export * from './json-path.js';
 export * from './judge.js';

@@ -11,19 +11,19 @@ export const PERMISSIONS = ['log.read', 'fs.read', 'fs.write', 'process.spawn', 
 export type Permission = (typeof PERMISSIONS)[number];
 
 /** Kinds of contribution a plugin can provide or require, as `kind:name`. */
-export const CONTRIBUTION_KINDS = ['primitive', 'primitive-source', 'provider', 'loop', 'guard-stage', 'command', 'service', 'plugin'] as const;
+export const CONTRIBUTION_KINDS = ['primitive', 'primitive-source', 'provider', 'loop', 'guard-stage', 'command', 'service', 'frontend', 'plugin'] as const;
 /** A contribution kind. */
 export type ContributionKind = (typeof CONTRIBUTION_KINDS)[number];
 
 const contribution = z
   .string()
-  .regex(/^(primitive|primitive-source|provider|loop|guard-stage|command|service|plugin):[@a-z0-9_./-]+$/, 'kind:name, e.g. primitive:read_file');
+  .regex(/^(primitive|primitive-source|provider|loop|guard-stage|command|service|frontend|plugin):[@a-z0-9_./-]+$/, 'kind:name, e.g. primitive:read_file');
 
 const SEMVER = /^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$/;
 
 /**
  * A plugin's manifest. `provides` and `requires` are `kind:name` strings (`primitive:read_file`,
- * `provider:scripted`, `loop:default`, `plugin:@nodwyn/plugin-keychain`); the host orders plugins by
+ * `provider:scripted`, `loop:default`, `frontend:tui`, `plugin:@nodwyn/plugin-keychain`); the host orders plugins by
  * `requires` and checks that what a plugin registered matches `provides` exactly.
  */
 export const ManifestSchema = z
@@ -35,6 +35,13 @@ export const ManifestSchema = z
     provides: z.array(contribution).default([]),
     requires: z.array(contribution).default([]),
     permissions: z.array(z.enum(PERMISSIONS)).default([]),
+    /**
+     * This plugin's config section (`[plugins."<name>"]`) comes from the person's own config only: a
+     * repository's section for it is ignored with a notice, even once the repository is trusted. Set it
+     * when the section holds secrets, decides where they may go, or shapes a sandbox, so that a cloned
+     * repository cannot widen exactly what the plugin protects.
+     */
+    userOnlyConfig: z.boolean().default(false),
   })
   .strict();
 

@@ -4,6 +4,7 @@ import {
   HOST_NAME,
   MODEL_NAME,
   type CliCommand,
+  type Frontend,
   type GuardStage,
   type LoopStrategy,
   type Permission,
@@ -12,6 +13,7 @@ import {
   type ProviderFactory,
 } from '@nodwyn/plugin-api';
 import { hostEnvelopeInit } from './errors.js';
+import type { FrontendRegistry } from './frontend-registry.js';
 import type { KernelPort } from './kernel-port.js';
 
 /** One contribution a plugin made in `register`, waiting for `register` to succeed. */
@@ -22,6 +24,7 @@ export type Contribution =
   | { readonly kind: 'loop'; readonly name: string; readonly strategy: LoopStrategy }
   | { readonly kind: 'guard-stage'; readonly name: string; readonly stage: GuardStage }
   | { readonly kind: 'command'; readonly name: string; readonly command: CliCommand }
+  | { readonly kind: 'frontend'; readonly name: string; readonly frontend: Frontend }
   | { readonly kind: 'service'; readonly name: string; readonly key: symbol; readonly value: unknown; readonly permission?: Permission };
 
 /**
@@ -54,11 +57,13 @@ export class ContributionBuffer {
   /**
    * @param plugin the owner passed to the kernel
    * @param owners host-wide ledger of applied `kind:name` → owner, shared by every plugin's buffer
+   * @param frontends the host's own registry, where front ends go instead of the kernel
    */
   constructor(
     private readonly plugin: string,
     private readonly kernel: KernelPort,
     private readonly owners: Map<string, string>,
+    private readonly frontends: FrontendRegistry,
   ) {}
 
   /** Records a contribution; throws an `EnvelopeError` if registration is closed, or it is invalid or taken. */
@@ -106,12 +111,15 @@ export class ContributionBuffer {
         return this.kernel.addStage(this.plugin, item.stage);
       case 'command':
         return this.kernel.registerCommand(this.plugin, item.command);
+      case 'frontend':
+        return this.frontends.add(this.plugin, item.frontend);
       case 'service':
         root.register(item.key, { useValue: providedService(item) });
     }
   }
 
   #assertFree(contribution: Contribution): void {
+    if (contribution.kind === 'frontend') this.#assertFrontendShape(contribution.frontend);
     const key = contributionKey(contribution);
     if (this.keys().includes(key)) this.#refuseDuplicate(key, `${this.plugin} itself`);
     if (contribution.kind === 'primitive') {
@@ -135,6 +143,22 @@ export class ContributionBuffer {
         received_value: definition.name,
         expected: definition.visibility === 'model' ? 'a model tool name like read_file' : 'a host primitive name like area.verb',
         remediation: `Rename primitive "${definition.name}" of ${this.plugin} to match ${pattern.source} (${definition.visibility} visibility).`,
+      }),
+    );
+  }
+
+  // A plugin written in plain JavaScript could hand over anything; the app would only find out when the
+  // person starts that front end.
+  #assertFrontendShape(frontend: Frontend | undefined): void {
+    if (frontend && typeof frontend.id === 'string' && typeof frontend.description === 'string' && typeof frontend.start === 'function') return;
+    throw new EnvelopeError(
+      hostEnvelopeInit('PLUGIN_CONTRIBUTION_INVALID', {
+        plugin: this.plugin,
+        operation: 'plugin.register',
+        failed_parameter: 'frontend',
+        received_value: Object.keys(frontend ?? {}),
+        expected: '{ id: string, description: string, start(launch) }',
+        remediation: `${this.plugin} registered a front end without an id, a description or a start function; pass an object that implements Frontend.`,
       }),
     );
   }

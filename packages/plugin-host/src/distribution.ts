@@ -18,6 +18,11 @@ export interface DistributionEntry {
 export interface Distribution {
   readonly name: string;
   readonly plugins: readonly DistributionEntry[];
+  /**
+   * The front end the app starts when the person names none (`tui`, the id after `frontend:`); one of
+   * its plugins must provide it. Undefined: the app has no default front end.
+   */
+  readonly defaultFrontend?: string;
 }
 
 /**

@@ -62,6 +62,7 @@ export function createPluginContext(input: PluginContextInput): PluginContext {
     loops: { register: (strategy) => contributions.add({ kind: 'loop', name: strategy.id, strategy }) },
     guard: { addStage: (stage) => contributions.add({ kind: 'guard-stage', name: stage.name, stage }) },
     commands: { register: (command) => contributions.add({ kind: 'command', name: command.name, command: asPersonsCommand(name, command) }) },
+    frontends: { register: (frontend) => contributions.add({ kind: 'frontend', name: String(frontend?.id), frontend }) },
     events: { append: (session, type, payload) => kernel.appendEvent(name, session, type, payload) },
     calls: {
       session: (title) => kernel.createSession(name, title),

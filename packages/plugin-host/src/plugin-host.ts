@@ -1,10 +1,11 @@
 import 'reflect-metadata';
 import { container as globalContainer, type DependencyContainer } from 'tsyringe';
-import { EnvelopeError, envelope, type Envelope, type Token } from '@nodwyn/plugin-api';
+import { EnvelopeError, envelope, type Envelope, type Frontend, type Token } from '@nodwyn/plugin-api';
 import type { ProvidedService } from './contributions.js';
 import { assertDistributionValid, type Distribution } from './distribution.js';
 import { hostEnvelopeInit, pluginEnvelope, PLUGIN_HOST_PACKAGE } from './errors.js';
 import { freezeSettings } from './freeze-settings.js';
+import { FrontendRegistry, type FrontendInfo } from './frontend-registry.js';
 import type { KernelPort } from './kernel-port.js';
 import { planLoadOrder, type LoadPlan } from './load-order.js';
 import { dependencyFailed, requirementMissing, requiresCycle } from './plan-envelopes.js';
@@ -52,6 +53,7 @@ export class PluginHost {
   readonly #root: DependencyContainer;
   /** Applied `kind:name` → owning plugin, so two plugins cannot claim the same contribution. */
   readonly #owners = new Map<string, string>();
+  readonly #frontends = new FrontendRegistry();
   #records: PluginRecord[] = [];
   #order: PluginRecord[] = [];
   #plan: LoadPlan | undefined;
@@ -120,6 +122,23 @@ export class PluginHost {
     return this.#root.resolve<ProvidedService>(token.key).value as T;
   }
 
+  /**
+   * The front ends of started plugins, in registration order. A front end whose plugin failed in
+   * `start`, or was stopped, is not offered: it would run on a plugin that is not there.
+   */
+  frontends(): readonly FrontendInfo[] {
+    return this.#liveFrontends().map(({ frontend, owner }) => ({ id: frontend.id, description: frontend.description, owner }));
+  }
+
+  /** The front end registered as `id` by a started plugin, for the app to start; undefined otherwise. */
+  frontend(id: string): Frontend | undefined {
+    return this.#liveFrontends().find(({ frontend }) => frontend.id === id)?.frontend;
+  }
+
+  #liveFrontends(): readonly { readonly frontend: Frontend; readonly owner: string }[] {
+    return this.#frontends.entries().filter(({ owner }) => this.#records.some((record) => record.name === owner && record.state === 'started'));
+  }
+
   /** One row per distribution entry, in distribution order, for `nodwyn plugins`. */
   report(): readonly PluginReport[] {
     return this.#records.map((record) => ({
@@ -164,6 +183,7 @@ export class PluginHost {
     const scope = createPluginScope({
       root: this.#root,
       owners: this.#owners,
+      frontends: this.#frontends,
       manifest: record.manifest,
       kernel: this.#options.kernel,
       settings: this.#settings,

@@ -2,4 +2,6 @@
 export const TestingCodes = {
   LIST_EXHAUSTED: 'LIST_EXHAUSTED',
   LIST_CANCELLED: 'LIST_CANCELLED',
+  /** A `recordingFrontendClient` was called after `close()`. */
+  CLIENT_CLOSED: 'CLIENT_CLOSED',
 } as const;

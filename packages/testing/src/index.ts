@@ -1,6 +1,7 @@
 export * from './conformance.js';
 export * from './drain-stream.js';
 export * from './echo-plugin.js';
+export * from './frontend/index.js';
 export * from './list-provider.js';
 export * from './plugin-context-for.js';
 export * from './publish-plugin.js';

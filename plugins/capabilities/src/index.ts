@@ -20,6 +20,8 @@ export const capabilitiesPlugin = definePlugin({
     name: PLUGIN_NAME,
     version: '0.1.0',
     apiVersion: '^0.1.0',
+    // Its section could admit model-written code without asking (`confirm = "never"`): only the person's own config sets it.
+    userOnlyConfig: true,
     description: 'Self-extension done safely: the model registers, tests and runs its own tools (capabilities), versioned in the kernel database and run in a sandbox runner.',
     provides: [
       'primitive:list_capabilities',

@@ -31,6 +31,8 @@ export const egressPlugin = definePlugin({
     name: PLUGIN_NAME,
     version: '0.1.0',
     apiVersion: '^0.1.0',
+    // Its section decides where secrets may go: only the person's own config sets it.
+    userOnlyConfig: true,
     description: 'The egress edge: binding table, egress-bindings guard stage, the http_request tool and the last hop of the kernel\'s guarded fetch.',
     provides: ['primitive:http_request', 'guard-stage:egress-bindings', 'command:bind', 'service:egress.sender'],
     requires: ['service:keychain'],

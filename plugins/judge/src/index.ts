@@ -15,6 +15,8 @@ export const judgePlugin = definePlugin({
     name: PLUGIN_NAME,
     version: '0.1.0',
     apiVersion: '^0.1.0',
+    // Its section picks the judge's model and what it lets through: only the person's own config sets it.
+    userOnlyConfig: true,
     description: 'The judge, on any configured provider and failing closed: the plan gate, plan scoring (seam A) and ambiguous-egress scoring (seam C).',
     provides: ['service:judge', `guard-stage:${JUDGE_EGRESS_STAGE}`],
     requires: ['service:redactor'],

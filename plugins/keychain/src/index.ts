@@ -15,6 +15,8 @@ export const keychainPlugin = definePlugin({
     name: '@nodwyn/plugin-keychain',
     version: '0.1.0',
     apiVersion: '^0.1.0',
+    // Its section says how the secrets are unlocked: only the person's own config sets it.
+    userOnlyConfig: true,
     description: 'Secrets encrypted at rest (AES-256-GCM); values leave only through reveal at the egress edge.',
     provides: ['service:keychain', 'command:secret'],
     permissions: ['fs.read', 'fs.write'],

@@ -19,6 +19,8 @@ export function createRedactL1Plugin(options: { find?: (text: string) => readonl
       name: PLUGIN_NAME,
       version: '0.1.0',
       apiVersion: '^0.1.0',
+      // Its section (what counts as a secret) keeps secrets out of the model: only the person's own config sets it.
+      userOnlyConfig: true,
       description: 'The deterministic text layer (L1): replaces detected secrets with [REDACTED <class>] in tool results and log events.',
       provides: REDACT_L1_PROVIDES,
     },

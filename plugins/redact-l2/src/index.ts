@@ -31,6 +31,8 @@ export const redactL2Plugin = definePlugin({
     name: PLUGIN_NAME,
     version: '0.1.0',
     apiVersion: '^0.1.0',
+    // Its section shapes taint tracking, which keeps secrets from leaving: only the person's own config sets it.
+    userOnlyConfig: true,
     description: 'Taint tracking: flagged and keychain values carry their classes as tags, raw, encoded or split.',
     provides: ['service:taint', 'guard-stage:redact-l2-ingress', 'guard-stage:redact-l2-log'],
   },

@@ -27,6 +27,8 @@ export function createSandboxDenoPlugin(options: Pick<DenoRunnerOptions, 'binary
       name: PLUGIN_NAME,
       version: '0.1.0',
       apiVersion: '^0.1.0',
+      // Its section shapes the sandbox (`unguarded_egress` opens the network): only the person's own config sets it.
+      userOnlyConfig: true,
       description: "A sandbox runner on Deno (the npm registry's binary, called by its path) with permission flags derived from the grants.",
       provides: ['service:sandbox.deno'],
       requires: [],

@@ -29,6 +29,8 @@ export function createSandboxNodePlugin(options: Pick<NodeRunnerOptions, 'networ
       name: PLUGIN_NAME,
       version: '0.1.0',
       apiVersion: '^0.1.0',
+      // Its section shapes the sandbox (`network_cut`): only the person's own config sets it.
+      userOnlyConfig: true,
       description: "A sandbox runner on Node's permission model in a child process, for code that needs Node APIs; it cannot restrict the network.",
       provides: ['service:sandbox.node'],
       requires: [],

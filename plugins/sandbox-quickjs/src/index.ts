@@ -11,6 +11,8 @@ export const sandboxQuickjsPlugin = definePlugin({
     name: PLUGIN_NAME,
     version: '0.1.0',
     apiVersion: '^0.1.0',
+    // Its section shapes the sandbox: only the person's own config sets it.
+    userOnlyConfig: true,
     description: 'The default sandbox runner: QuickJS in WebAssembly with no ambient authority; its only doors out are kernel primitives through the guard.',
     provides: ['service:sandbox.quickjs'],
     requires: [],

@@ -1,11 +1,11 @@
 import { EventLog, KERNEL_STREAM, SessionStore } from '@nodwyn/kernel';
 import type { LogEvent } from '@nodwyn/protocol';
 import { existsSync } from 'node:fs';
-import { withRuntime } from '../boot.js';
+import { checkDataDir, dataDir, logPaths, withRuntime } from '@nodwyn/runtime';
+import { cliBoot } from '../cli-boot.js';
 import { EXIT } from '../exit-codes.js';
 import { formatTable } from '../output.js';
 import { forTerminal, jsonText } from '../terminal-text.js';
-import { checkDataDir, dataDir, logPaths } from '../paths.js';
 import { guarded } from './guarded.js';
 
 // The log commands need no plugins: they open the log alone, which keeps them fast and usable even when
@@ -73,7 +73,7 @@ export function logVerifyCommand(id: string | undefined): Promise<number> {
 /** `nodwyn fork ID [--at SEQ]`: a write, so it boots the plugins and appends through the kernel's log stages. */
 export function forkCommand(id: string, options: { at?: number }): Promise<number> {
   return guarded(false, () =>
-    withRuntime(async ({ kernel }) => {
+    withRuntime(cliBoot(), async ({ kernel }) => {
       process.stdout.write(`${kernel.sessions.fork(id, options.at)}\n`);
       return EXIT.OK;
     }),

@@ -1,5 +1,6 @@
 import { modelsOf, type ModelInfo } from '@nodwyn/plugin-api';
-import { withRuntime } from '../boot.js';
+import { withRuntime } from '@nodwyn/runtime';
+import { cliBoot } from '../cli-boot.js';
 import { EXIT } from '../exit-codes.js';
 import { formatTable } from '../output.js';
 import { jsonText } from '../terminal-text.js';
@@ -19,7 +20,7 @@ function tokens(value: number | undefined): string {
  */
 export function modelsCommand(options: { json?: boolean }): Promise<number> {
   return guarded(options.json, () =>
-    withRuntime(async ({ kernel, config }) => {
+    withRuntime(cliBoot(), async ({ kernel, config }) => {
       const providers = kernel.providers.list().map(({ item, owner }) => {
         const configured = config.provider?.[item.id];
         const chosen = typeof configured === 'object' && configured !== null ? configured.model : undefined;

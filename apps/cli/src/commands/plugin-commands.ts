@@ -1,12 +1,13 @@
 import type { Command } from 'commander';
 import { KERNEL_STREAM } from '@nodwyn/kernel';
-import { boot } from '../boot.js';
+import { boot } from '@nodwyn/runtime';
+import { cliBoot } from '../cli-boot.js';
 import { forTerminal } from '../terminal-text.js';
 import { guarded } from './guarded.js';
 
 /** Adds the subcommands plugins contributed (e.g. `nodwyn secret`), each run with the booted runtime. */
 export async function addPluginCommands(program: Command): Promise<void> {
-  const runtime = await boot();
+  const runtime = await boot(cliBoot());
   // A command's output can carry what a capability or a file produced: text layers, then visible escapes.
   const forPerson = (text: string) => forTerminal(runtime.kernel.shown(KERNEL_STREAM, text));
   for (const { item: command } of runtime.kernel.commands.list()) {

@@ -1,7 +1,8 @@
 import { EnvelopeError, type ProviderOptions } from '@nodwyn/plugin-api';
 import type { LogEvent } from '@nodwyn/protocol';
 import type { Budgets, RunResult } from '@nodwyn/kernel';
-import { withRuntime, type Runtime } from '../boot.js';
+import { withRuntime, type WorkspaceScope } from '@nodwyn/runtime';
+import { cliBoot } from '../cli-boot.js';
 import { confirmerFor } from '../confirmer.js';
 import { CliCodes } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
@@ -30,10 +31,10 @@ export interface RunFlags {
 
 /** `nodwyn run PROMPT`: one prompt in the current directory until the model answers or the run stops. */
 export async function runCommand(prompt: string | undefined, flags: RunFlags): Promise<number> {
-  return guarded(flags.json, () => withRuntime((runtime) => run(runtime, prompt, flags), { judge: flags.judge }));
+  return guarded(flags.json, () => withRuntime(cliBoot({ judge: flags.judge }), (scope) => run(scope, prompt, flags)));
 }
 
-async function run(runtime: Runtime, prompt: string | undefined, flags: RunFlags): Promise<number> {
+async function run(runtime: WorkspaceScope, prompt: string | undefined, flags: RunFlags): Promise<number> {
   const { kernel, config } = runtime;
   if (flags.judge) requireJudgeProvider(config);
   const providerId = flags.provider ?? config.provider?.default ?? 'scripted';
@@ -96,7 +97,7 @@ function cancelOnSignals(controller: AbortController): () => void {
 }
 
 /** `--judge` needs a judge model; without `[judge] provider` the flag would silently do nothing. */
-function requireJudgeProvider(config: Runtime['config']): void {
+function requireJudgeProvider(config: WorkspaceScope['config']): void {
   const judge = config.judge;
   if (typeof judge === 'object' && judge !== null && typeof (judge as Record<string, unknown>).provider === 'string') return;
   throw new EnvelopeError({
@@ -111,7 +112,7 @@ function requireJudgeProvider(config: Runtime['config']): void {
  * The provider's options: `[provider.<id>]` from config, then the command line. Only options a person set
  * are passed, so each provider's own defaults apply to the rest.
  */
-function providerOptions(config: Runtime['config'], id: string, flags: RunFlags): ProviderOptions {
+function providerOptions(config: WorkspaceScope['config'], id: string, flags: RunFlags): ProviderOptions {
   const section = config.provider?.[id];
   const fromConfig = typeof section === 'object' && section !== null ? section : {};
   const fromFlags = { model: flags.model, base_url: flags.baseUrl, api_key: flags.apiKey, api: flags.api, script: flags.script, session: flags.session };
@@ -123,12 +124,12 @@ function printEvent(event: LogEvent, session: string): void {
   if (event.session === session) process.stdout.write(`${jsonText(event)}\n`);
 }
 
-function firstPrompt(runtime: Runtime, session: string): string | undefined {
+function firstPrompt(runtime: WorkspaceScope, session: string): string | undefined {
   const first = runtime.kernel.log.read(session).find((e) => e.type === 'message.user');
   return first ? String(first.payload.text) : undefined;
 }
 
-function budgetsFrom(runtime: Runtime, flags: RunFlags): Partial<Budgets> {
+function budgetsFrom(runtime: WorkspaceScope, flags: RunFlags): Partial<Budgets> {
   const b = runtime.config.budgets ?? {};
   const pick = <T>(...values: (T | undefined)[]) => values.find((v) => v !== undefined);
   const budgets: Partial<Budgets> = {

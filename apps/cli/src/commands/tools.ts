@@ -1,4 +1,5 @@
-import { withRuntime } from '../boot.js';
+import { withRuntime } from '@nodwyn/runtime';
+import { cliBoot } from '../cli-boot.js';
 import { EXIT } from '../exit-codes.js';
 import { formatTable } from '../output.js';
 import { jsonText } from '../terminal-text.js';
@@ -7,7 +8,7 @@ import { guarded } from './guarded.js';
 /** `nodwyn tools`: the model-visible tools with description, tier and input schema. */
 export function toolsCommand(options: { json?: boolean }): Promise<number> {
   return guarded(options.json, () =>
-    withRuntime(async ({ kernel }) => {
+    withRuntime(cliBoot(), async ({ kernel }) => {
       const tools = kernel.primitives.list().filter((p) => p.visibility === 'model');
       if (options.json) {
         const out = tools.map((t) => ({ name: t.name, description: t.description, tier: t.tier, owner: t.owner, input_schema: t.inputSchema }));

@@ -1,13 +1,24 @@
 import { EnvelopeError } from '@nodwyn/plugin-api';
+import {
+  changedFiles,
+  checkDataDir,
+  dataDir,
+  repoSettings,
+  repoTrust,
+  TrustStore,
+  trustRecordFor,
+  trustStorePath,
+  unreviewableEntries,
+  userOnlyPlugins,
+  type RepoFolder,
+  type RepoTrust,
+} from '@nodwyn/runtime';
 import { realpathSync } from 'node:fs';
 import { askYesNo, canAsk } from '../confirmer.js';
+import { defaultDistribution } from '../distribution.js';
 import { CliCodes } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
-import { checkDataDir, dataDir, trustStorePath } from '../paths.js';
-import { changedFiles, repoSettings, repoTrust, trustRecordFor, type RepoTrust } from '../repo-config.js';
-import { unreviewableEntries, type RepoFolder } from '../repo-folder.js';
 import { escapeForReview, formatReview } from '../trust-review.js';
-import { TrustStore } from '../trust-store.js';
 import { guarded } from './guarded.js';
 
 /** Options of `nodwyn trust`. */
@@ -37,8 +48,9 @@ async function grant(trust: RepoTrust, flags: TrustFlags): Promise<number> {
   const { folder } = trust;
   if (trust.status === 'none' || !trust.store) throw nothingToTrust(folder);
   refuseUnreviewable(folder);
-  // Parsed before asking: trusting a file nodwyn would then refuse to load helps nobody.
-  const settings = repoSettings(folder);
+  // Parsed before asking: trusting a file nodwyn would then refuse to load helps nobody. Which plugin
+  // sections only the person may set, the distribution's plugins declare in their manifests.
+  const settings = repoSettings(folder, await userOnlyPlugins(defaultDistribution));
   if (trust.status === 'trusted' && !flags.show) {
     process.stdout.write(`already trusted: ${escapeForReview(folder.dir)} (${folder.hash})\n`);
     return EXIT.OK;

@@ -1,7 +1,7 @@
-import { EnvelopeError, jsonPath, TOOL_ARGS_LIMITS, z } from '@nodwyn/plugin-api';
+import { jsonPath, TOOL_ARGS_LIMITS, z } from '@nodwyn/plugin-api';
 import { readFileSync } from 'node:fs';
 import { parse, TomlError } from 'smol-toml';
-import { CliCodes } from './errors.js';
+import { runtimeError } from './errors.js';
 
 const positive = z.number().int().positive();
 const usdPerMillion = z.number().nonnegative().finite();
@@ -38,6 +38,8 @@ export const ConfigSchema = z
       .object({
         disabled: z.array(z.string()).optional(),
         plugins: z.array(z.object({ package: z.string(), range: z.string(), optional: z.boolean().optional() }).strict()).optional(),
+        /** The front end a distribution that honours it starts by default: the id of a plugin's `frontend:<id>`. */
+        frontend: z.string().min(1).optional(),
       })
       .strict()
       .optional(),
@@ -64,16 +66,15 @@ function readConfigText(path: string): string | undefined {
     // Missing, or a parent folder is missing or a file: there is no config, as on a fresh machine.
     if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
     const folder = code === 'EISDIR';
-    throw new EnvelopeError(
+    throw runtimeError(
+      folder ? 'CONFIG_NOT_A_FILE' : 'CONFIG_UNREADABLE',
       {
-        category: 'PRECONDITION_FAILED',
-        code: folder ? CliCodes.CONFIG_NOT_A_FILE : CliCodes.CONFIG_UNREADABLE,
         operation: 'config.load',
         received_value: path,
         expected: 'a TOML file you can read',
         remediation: folder ? `${path} is a folder; nodwyn reads its configuration from a TOML file there. Move the folder away.` : `nodwyn could not read ${path} (${code ?? String(error)}); make it a file you can read.`,
       },
-      { cause: error },
+      error,
     );
   }
 }
@@ -84,10 +85,7 @@ export function parseConfigToml(text: string, path: string): Record<string, unkn
     return parse(text);
   } catch (error) {
     const where = error instanceof TomlError ? ` at line ${error.line}, column ${error.column}` : '';
-    throw new EnvelopeError(
-      { category: 'VALIDATION_FAILED', code: CliCodes.CONFIG_INVALID_TOML, operation: 'config.load', received_value: path, remediation: `Fix the TOML syntax of ${path}${where}.` },
-      { cause: error },
-    );
+    throw runtimeError('CONFIG_INVALID_TOML', { operation: 'config.load', received_value: path, remediation: `Fix the TOML syntax of ${path}${where}.` }, error);
   }
 }
 
@@ -96,9 +94,7 @@ export function validateConfig(raw: unknown, path: string): Config {
   const parsed = ConfigSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new EnvelopeError({
-      category: 'VALIDATION_FAILED',
-      code: CliCodes.CONFIG_INVALID,
+    throw runtimeError('CONFIG_INVALID', {
       operation: 'config.load',
       failed_parameter: jsonPath(issue.path),
       expected: issue.message,

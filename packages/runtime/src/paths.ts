@@ -1,8 +1,8 @@
-import { EnvelopeError } from '@nodwyn/plugin-api';
+import type { EnvelopeError } from '@nodwyn/plugin-api';
 import { mkdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
-import { CliCodes } from './errors.js';
+import { dirname, join } from 'node:path';
+import { runtimeError } from './errors.js';
 
 /** Where nodwyn keeps its data: `$NODWYN_HOME`, else the XDG data dir. */
 export function dataDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -14,6 +14,14 @@ export function dataDir(env: NodeJS.ProcessEnv = process.env): string {
 export function configPath(env: NodeJS.ProcessEnv = process.env): string {
   if (env.NODWYN_HOME) return join(env.NODWYN_HOME, 'config.toml');
   return join(env.XDG_CONFIG_HOME || join(homedir(), '.config'), 'nodwyn', 'config.toml');
+}
+
+/**
+ * Where third-party plugins are installed and resolved from: the config folder, never the workspace, so a
+ * cloned repository cannot put code in the agent by shipping its own node_modules.
+ */
+export function pluginRoot(env: NodeJS.ProcessEnv = process.env): string {
+  return dirname(configPath(env));
 }
 
 /** The log database and its checkpoint key, side by side in the data dir. */
@@ -53,17 +61,16 @@ export function ensureDataDir(dir: string): void {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOTDIR' || code === 'EEXIST') throw homeNotADirectory(dir);
-    throw new EnvelopeError(
-      { category: 'PRECONDITION_FAILED', code: CliCodes.HOME_UNWRITABLE, operation: 'nodwyn.home', received_value: dir, remediation: `nodwyn could not create its data folder ${dir} (${code ?? String(error)}); make its parent writable or set NODWYN_HOME to a folder you own.` },
-      { cause: error },
+    throw runtimeError(
+      'HOME_UNWRITABLE',
+      { operation: 'nodwyn.home', received_value: dir, remediation: `nodwyn could not create its data folder ${dir} (${code ?? String(error)}); make its parent writable or set NODWYN_HOME to a folder you own.` },
+      error,
     );
   }
 }
 
 function homeNotADirectory(dir: string): EnvelopeError {
-  return new EnvelopeError({
-    category: 'PRECONDITION_FAILED',
-    code: CliCodes.HOME_NOT_A_DIRECTORY,
+  return runtimeError('HOME_NOT_A_DIRECTORY', {
     operation: 'nodwyn.home',
     failed_parameter: 'NODWYN_HOME',
     received_value: dir,

@@ -2,6 +2,19 @@ import { describe, expect, it } from 'vitest';
 import type { Config } from './config.js';
 import { keyPaths, mergeConfig, splitRepoKeys } from './repo-config.js';
 
+// What the first-party manifests declare as `userOnlyConfig` (apps/cli checks its distribution against this).
+const USER_ONLY = new Set([
+  '@nodwyn/plugin-keychain',
+  '@nodwyn/plugin-egress',
+  '@nodwyn/plugin-redact-l1',
+  '@nodwyn/plugin-redact-l2',
+  '@nodwyn/plugin-judge',
+  '@nodwyn/plugin-capabilities',
+  '@nodwyn/plugin-sandbox-quickjs',
+  '@nodwyn/plugin-sandbox-deno',
+  '@nodwyn/plugin-sandbox-node',
+]);
+
 describe('splitRepoKeys', () => {
   it('keeps tools, budgets and plugin sections, and drops every other table and the security plugins\' sections', () => {
     const { kept, dropped } = splitRepoKeys({
@@ -12,7 +25,7 @@ describe('splitRepoKeys', () => {
       policy: { allow_insecure_http: true },
       distribution: { plugins: [] },
       provider: { default: 'other' },
-    });
+    }, USER_ONLY);
     expect(Object.keys(kept)).toEqual(['tools', 'budgets', 'plugins']);
     expect(kept.plugins).toEqual({ '@acme/notes': { max: 1 } });
     expect(keyPaths(dropped)).toEqual(['bindings', 'policy.allow_insecure_http', 'distribution.plugins', 'provider.default', 'plugins."@nodwyn/plugin-egress".hosts', 'plugins."@nodwyn/plugin-redact-l1".allow']);
@@ -28,7 +41,7 @@ describe('splitRepoKeys and self-extension', () => {
         '@nodwyn/plugin-sandbox-node': { network_cut: true },
         '@nodwyn/plugin-sandbox-quickjs': { any: 1 },
       },
-    });
+    }, USER_ONLY);
     expect(kept.plugins).toEqual({});
     expect(keyPaths(dropped)).toEqual([
       'plugins."@nodwyn/plugin-capabilities".confirm',
@@ -39,9 +52,17 @@ describe('splitRepoKeys and self-extension', () => {
   });
 });
 
+describe('splitRepoKeys and the plugins that declare their section user-only', () => {
+  it('drops exactly the sections of the plugins it is told are user-only, whoever they are', () => {
+    const { kept, dropped } = splitRepoKeys({ plugins: { '@acme/vault': { url: 'https://evil.example' }, '@acme/notes': { max: 1 } } }, new Set(['@acme/vault']));
+    expect(kept.plugins).toEqual({ '@acme/notes': { max: 1 } });
+    expect(keyPaths(dropped)).toEqual(['plugins."@acme/vault".url']);
+  });
+});
+
 describe('splitRepoKeys and the shell environment', () => {
   it('never lets a repository hand credential variables to commands', () => {
-    const { kept, dropped } = splitRepoKeys({ tools: { shell: { allow: ['npm test'], pass_env: ['AWS_SECRET_ACCESS_KEY'] } } });
+    const { kept, dropped } = splitRepoKeys({ tools: { shell: { allow: ['npm test'], pass_env: ['AWS_SECRET_ACCESS_KEY'] } } }, USER_ONLY);
     expect(kept.tools).toEqual({ shell: { allow: ['npm test'] } });
     expect(keyPaths(dropped)).toEqual(['tools.shell.pass_env']);
   });

@@ -1,6 +1,6 @@
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { parseConfigToml, validateConfig, type Config } from './config.js';
-import { configPath, dataDir, trustStorePath } from './paths.js';
+import { dataDir, pluginRoot, trustStorePath } from './paths.js';
 import { readRepoFolder, REPO_CONFIG_FILE, REPO_DIR, repoConfigBytes, type RepoFolder } from './repo-folder.js';
 import { entryHash } from './trust-hash.js';
 import { TrustStore, type TrustRecord } from './trust-store.js';
@@ -13,26 +13,6 @@ import { TrustStore, type TrustRecord } from './trust-store.js';
  * person's until someone decides a repository may set it.
  */
 export const REPO_SETTABLE: readonly string[] = ['tools', 'budgets', 'plugins'];
-
-/**
- * Plugin sections a repository may not set either: these plugins hold secrets, decide where they go, or
- * keep them out of the model's context, and a section of theirs could widen exactly that. The same holds
- * for self-extension: `confirm = "never"` would admit model-written code that reads files or sends
- * requests without asking, and a runner's section shapes its sandbox (deno's `unguarded_egress` and
- * node's `network_cut` let sandboxed code reach the network past the egress guard).
- */
-export const USER_ONLY_PLUGIN_SECTIONS: readonly string[] = [
-  '@nodwyn/plugin-keychain',
-  '@nodwyn/plugin-egress',
-  '@nodwyn/plugin-redact-l1',
-  '@nodwyn/plugin-redact-l2',
-  '@nodwyn/plugin-redact-l3',
-  '@nodwyn/plugin-judge',
-  '@nodwyn/plugin-capabilities',
-  '@nodwyn/plugin-sandbox-quickjs',
-  '@nodwyn/plugin-sandbox-deno',
-  '@nodwyn/plugin-sandbox-node',
-];
 
 /** `none`: no `.nodwyn/` (or an empty one); `changed`: trusted once, with other content now. */
 export type TrustStatus = 'none' | 'untrusted' | 'changed' | 'trusted';
@@ -53,14 +33,29 @@ export interface RepoSettings {
   readonly ignored: readonly string[];
 }
 
-/** Reads `<workspace>/.nodwyn/` and looks it up in the trust store. */
-export function repoTrust(workspace: string): RepoTrust {
-  const folder = readRepoFolder(workspace, [dataDir(), dirname(configPath())]);
+/**
+ * The plugins whose `[plugins."<name>"]` section a repository may not set (their manifests say
+ * `userOnlyConfig`): they hold secrets, decide where they go, keep them out of the model's context, or
+ * shape a sandbox, and a section of theirs could widen exactly that.
+ */
+export type UserOnlyPlugins = ReadonlySet<string>;
+
+/** Reads `<workspace>/.nodwyn/` and looks it up in the trust store (both found through `env`). */
+export function repoTrust(workspace: string, env: NodeJS.ProcessEnv = process.env): RepoTrust {
+  const folder = readRepoFolder(workspace, [dataDir(env), pluginRoot(env)]);
   if (folder.entries.length === 0) return { folder, status: 'none' };
-  const store = TrustStore.open(trustStorePath());
+  const store = TrustStore.open(trustStorePath(env));
   const record = store.get(workspace);
   const status = record === undefined ? 'untrusted' : record.hash === folder.hash ? 'trusted' : 'changed';
   return { folder, status, store, record };
+}
+
+/** What merging a workspace's repository config needs besides the user's config. */
+export interface RepoConfigOptions {
+  readonly userOnly: UserOnlyPlugins;
+  /** Called with one line per thing ignored (untrusted config, keys only the person may set). */
+  readonly notice: (line: string) => void;
+  readonly env?: NodeJS.ProcessEnv;
 }
 
 /**
@@ -68,8 +63,9 @@ export function repoTrust(workspace: string): RepoTrust {
  * repository config is ignored whole, never in part, with one notice; keys a repository may not set are
  * dropped with another. A trusted `config.toml` that does not parse is an envelope naming it.
  */
-export function withRepoConfig(user: Config, workspace: string, notice: (line: string) => void): Config {
-  const trust = repoTrust(workspace);
+export function withRepoConfig(user: Config, workspace: string, options: RepoConfigOptions): Config {
+  const { notice } = options;
+  const trust = repoTrust(workspace, options.env);
   if (trust.status === 'none') return user;
   const shown = shownName(trust.folder);
   if (trust.status !== 'trusted') {
@@ -77,31 +73,31 @@ export function withRepoConfig(user: Config, workspace: string, notice: (line: s
     notice(`ignoring ${shown} (${why}; review it and run \`nodwyn trust\`)`);
     return user;
   }
-  const settings = repoSettings(trust.folder);
+  const settings = repoSettings(trust.folder, options.userOnly);
   if (settings.ignored.length > 0) notice(`ignoring ${settings.ignored.join(', ')} in ${shown} (only your own config may set them)`);
   return mergeConfig(user, settings.config);
 }
 
 /** Parses `.nodwyn/config.toml` from the snapshot (the very bytes that were hashed) and splits its keys. */
-export function repoSettings(folder: RepoFolder): RepoSettings {
+export function repoSettings(folder: RepoFolder, userOnly: UserOnlyPlugins): RepoSettings {
   const bytes = repoConfigBytes(folder);
   if (bytes === undefined) return { config: {}, applied: [], ignored: [] };
   const path = join(folder.dir, REPO_CONFIG_FILE);
-  const { kept, dropped } = splitRepoKeys(parseConfigToml(bytes.toString('utf8'), path));
+  const { kept, dropped } = splitRepoKeys(parseConfigToml(bytes.toString('utf8'), path), userOnly);
   // Only what will be applied is validated: a key that is ignored anyway must not stop nodwyn.
   return { config: validateConfig(kept, path), applied: keyPaths(kept), ignored: keyPaths(dropped) };
 }
 
 /** Splits a repository's parsed config into what it may set and what it may not. */
-export function splitRepoKeys(raw: Record<string, unknown>): { kept: Record<string, unknown>; dropped: Record<string, unknown> } {
+export function splitRepoKeys(raw: Record<string, unknown>, userOnly: UserOnlyPlugins): { kept: Record<string, unknown>; dropped: Record<string, unknown> } {
   const kept = new Map<string, unknown>();
   const dropped = new Map<string, unknown>();
   for (const [key, value] of Object.entries(raw)) (REPO_SETTABLE.includes(key) ? kept : dropped).set(key, value);
   const plugins = kept.get('plugins');
   if (isTable(plugins)) {
-    const own = Object.entries(plugins).filter(([name]) => USER_ONLY_PLUGIN_SECTIONS.includes(name));
+    const own = Object.entries(plugins).filter(([name]) => userOnly.has(name));
     if (own.length > 0) {
-      kept.set('plugins', Object.fromEntries(Object.entries(plugins).filter(([name]) => !USER_ONLY_PLUGIN_SECTIONS.includes(name))));
+      kept.set('plugins', Object.fromEntries(Object.entries(plugins).filter(([name]) => !userOnly.has(name))));
       dropped.set('plugins', Object.fromEntries(own));
     }
   }

@@ -1,8 +1,8 @@
-import { EnvelopeError, jsonPath, z } from '@nodwyn/plugin-api';
+import { jsonPath, z } from '@nodwyn/plugin-api';
 import { randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { CliCodes } from './errors.js';
+import { runtimeError } from './errors.js';
 
 const Sha256 = z.string().regex(/^sha256:[0-9a-f]{64}$/);
 
@@ -77,15 +77,14 @@ export class TrustStore {
       renameSync(temp, this.path);
     } catch (error) {
       rmSync(temp, { force: true });
-      throw new EnvelopeError(
+      throw runtimeError(
+        'TRUST_STORE_UNWRITABLE',
         {
-          category: 'PRECONDITION_FAILED',
-          code: CliCodes.TRUST_STORE_UNWRITABLE,
           operation: 'trust.save',
           received_value: this.path,
           remediation: `nodwyn could not write ${this.path} (${(error as NodeJS.ErrnoException).code ?? String(error)}); make its folder writable and try again.`,
         },
-        { cause: error },
+        error,
       );
     }
   }
@@ -96,15 +95,14 @@ function readOrUndefined(path: string): string | undefined {
     return readFileSync(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new EnvelopeError(
+    throw runtimeError(
+      'TRUST_STORE_UNREADABLE',
       {
-        category: 'PRECONDITION_FAILED',
-        code: CliCodes.TRUST_STORE_UNREADABLE,
         operation: 'trust.load',
         received_value: path,
         remediation: `nodwyn could not read ${path} (${(error as NodeJS.ErrnoException).code ?? String(error)}); make it a file you can read.`,
       },
-      { cause: error },
+      error,
     );
   }
 }
@@ -119,9 +117,7 @@ function parseStore(text: string, path: string): z.infer<typeof TrustFileSchema>
   } catch (error) {
     problem = { expected: `JSON (${(error as Error).message})` };
   }
-  throw new EnvelopeError({
-    category: 'PRECONDITION_FAILED',
-    code: CliCodes.TRUST_STORE_CORRUPT,
+  throw runtimeError('TRUST_STORE_CORRUPT', {
     operation: 'trust.load',
     failed_parameter: problem.parameter,
     expected: problem.expected,

@@ -1,0 +1,25 @@
+import type { BootOptions, Config } from '@nodwyn/runtime';
+import { defaultDistribution } from './distribution.js';
+import { forTerminal } from './terminal-text.js';
+
+/** Choices of one command that change what plugins see. */
+export interface CliBootFlags {
+  /** `nodwyn run --judge`: the judge scores every ask's plan (`[judge] mode = "on"`). */
+  readonly judge?: boolean;
+}
+
+/** How a `nodwyn` command boots the current directory: the default distribution, notices on stderr. */
+export function cliBoot(flags: CliBootFlags = {}): BootOptions {
+  return {
+    distribution: defaultDistribution,
+    // Notices go to stderr, so --json stays pure; they can name a repository's files, so escaped.
+    onNotice: (line) => process.stderr.write(`nodwyn: ${forTerminal(line)}\n`),
+    overrides: flags.judge ? judgeOn : undefined,
+  };
+}
+
+function judgeOn(config: Config): Config {
+  const section = config.judge;
+  const judge = typeof section === 'object' && section !== null ? (section as Record<string, unknown>) : {};
+  return { ...config, judge: { ...judge, mode: 'on' } };
+}

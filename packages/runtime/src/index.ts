@@ -1,0 +1,12 @@
+export * from './boot.js';
+export * from './config.js';
+export * from './errors.js';
+export * from './paths.js';
+export * from './preload-distribution.js';
+export * from './repo-config.js';
+export * from './repo-folder.js';
+export * from './runtime.js';
+export * from './trust-hash.js';
+export * from './trust-store.js';
+export * from './user-only-plugins.js';
+export type { WorkspaceScope } from './workspace-scope.js';

@@ -1,5 +1,5 @@
 export { z } from 'zod';
-export type { Category, Envelope, FrontendEvent, LogEvent, Retryable, ToolCall, Usage } from '@nodwyn/protocol';
+export type { Category, Envelope, FrontendEvent, LogEvent, PermissionOptionKind, Retryable, ToolCall, Usage } from '@nodwyn/protocol';
 export * from './coded-errors.js';
 export * from './command.js';
 export * from './context.js';
@@ -26,4 +26,5 @@ export * from './tokens.js';
 export * from './tool-args.js';
 export * from './transport/index.js';
 export * from './version.js';
+export * from './workspace-files.js';
 export * from './workspace-paths.js';

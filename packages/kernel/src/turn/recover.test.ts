@@ -107,6 +107,21 @@ describe('Kernel.recover', () => {
     expect(reads.mock.calls.map((args) => args[1])).toEqual([started]);
   });
 
+  it('leaves a turn alone while the process that runs it is alive, and closes it once that process is gone', async () => {
+    const options = fileOptions();
+    const kernel = start(options);
+    const session = kernel.sessions.create({ workspace: options.workspace });
+    const { spawn } = await import('node:child_process');
+    const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)'], { stdio: 'ignore' });
+    kernel.append(session, { type: 'turn.started', actor: 'kernel', payload: { provider: 'test', strategy: 'simple', pid: other.pid } });
+    expect(kernel.recover(session)).toBe(false);
+    expect(kernel.openTurns()).toEqual([session]);
+    other.kill('SIGKILL');
+    await new Promise((resolve) => other.once('exit', resolve));
+    expect(kernel.recover(session)).toBe(true);
+    expect(kernel.log.read(session).at(-1)?.payload.reason).toBe('interrupted');
+  });
+
   it('leaves sessions with no turn, or whose last turn ended, as they are', async () => {
     const options = fileOptions();
     const kernel = start(options);

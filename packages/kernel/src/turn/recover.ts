@@ -36,7 +36,7 @@ export function recoverSession(deps: RecoverDeps, session: string): boolean {
   const last = log.lastSeqOf(session, TURN_EVENTS);
   if (last === undefined) return false;
   const turn = log.read(session, last);
-  if (turn[0]?.type !== 'turn.started') return false;
+  if (turn[0]?.type !== 'turn.started' || runningElsewhere(turn[0])) return false;
   log.transaction(() => {
     for (const question of unanswered(turn)) {
       deps.append(session, { type: 'confirmation.expired', actor: 'kernel', payload: { call_id: question.call_id, name: question.name } });
@@ -47,6 +47,22 @@ export function recoverSession(deps: RecoverDeps, session: string): boolean {
     deps.append(session, { type: 'turn.ended', actor: 'kernel', payload: { reason: 'interrupted', envelope: turnInterruptedEnvelope() } });
   });
   return true;
+}
+
+/**
+ * Whether another process that is still alive runs this turn (`nodwyn run` next to the daemon on one
+ * session): its turn is open, not interrupted. A turn without a pid (older logs) or of this process
+ * (whose own runs are over when it recovers) counts as stopped.
+ */
+function runningElsewhere(started: LogEvent): boolean {
+  const pid = started.payload.pid;
+  if (typeof pid !== 'number' || pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /** The questions of the turn that were asked and never decided (or expired), in the order asked. */

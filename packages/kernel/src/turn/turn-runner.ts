@@ -41,7 +41,7 @@ export async function runTurn(deps: RunDeps, options: RunOptions): Promise<RunRe
   const { session } = options;
   deps.recover(session);
   deps.append(session, { type: 'message.user', actor: 'user', payload: { text: options.prompt } });
-  deps.append(session, { type: 'turn.started', actor: 'kernel', payload: { provider: options.provider.id, strategy: options.strategy.id } });
+  deps.append(session, { type: 'turn.started', actor: 'kernel', payload: { provider: options.provider.id, strategy: options.strategy.id, pid: process.pid } });
   const floor = new Floor(deps, {
     session,
     provider: options.provider,

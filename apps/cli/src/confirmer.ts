@@ -6,7 +6,7 @@ import { forTerminal } from './terminal-text.js';
  * `--yes`: every confirmation is granted, as the person said up front, except security questions (a
  * secret or tainted value leaving for an unbound destination), which the guard never puts to a blanket grant.
  */
-export const grantAll: Confirmer = { blanket: true, confirm: async () => true };
+export const grantAll: Confirmer = { blanket: true, confirm: async () => ({ granted: true, by: '--yes' }) };
 
 /** True when a person is at the terminal to answer (stdin to read from, stderr to ask on). */
 export function canAsk(): boolean {
@@ -24,13 +24,14 @@ export async function askYesNo(question: string): Promise<boolean> {
   }
 }
 
-/** Asks the person at the terminal; anything but "y" or "yes" declines. */
+/** Asks the person at the terminal; anything but "y" or "yes" declines. The log records the answer as by `terminal`. */
 export function terminalConfirmer(): Confirmer {
   return {
     async confirm(request) {
       const args = JSON.stringify(request.args);
       const shown = args.length > 300 ? `${args.slice(0, 300)}…` : args;
-      return askYesNo(forTerminal(`\nnodwyn: ${request.reason}.\n  ${request.name} ${shown}\nAllow?`));
+      const granted = await askYesNo(forTerminal(`\nnodwyn: ${request.reason}.\n  ${request.name} ${shown}\nAllow?`));
+      return { granted, by: 'terminal' };
     },
   };
 }

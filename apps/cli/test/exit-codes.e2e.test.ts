@@ -63,6 +63,11 @@ describe('nodwyn exit codes and bad input', () => {
     const allowed = box.run(['run', 'x', '--yes', '--script', script]);
     expect(allowed.stdout).toContain('exit code: 0');
     expect(readFileSync(`${box.workspace}/made.txt`, 'utf8')).toBe('made\n');
+    const logged = jsonLines(box.run(['run', 'x', '--yes', '--json', '--script', script]).stdout).filter((e) => e.type.startsWith('confirmation.'));
+    expect(logged.map((e) => [e.type, e.payload.effect ?? e.payload.by])).toEqual([
+      ['confirmation.requested', 'shell:echo made > made.txt'],
+      ['confirmation.decided', '--yes'],
+    ]);
   });
 
   it('runs allow-listed shell commands without confirmation', () => {

@@ -19,6 +19,10 @@ export const KernelCodes = {
   GUARD_SLOT_RESERVED: 'GUARD_SLOT_RESERVED',
   CONFIRMATION_REQUIRED: 'CONFIRMATION_REQUIRED',
   CONFIRMATION_DECLINED: 'CONFIRMATION_DECLINED',
+  /** The person answered "reject always" to calls of this effect earlier in the session. */
+  APPROVAL_REFUSED: 'APPROVAL_REFUSED',
+  /** The call was cancelled while it waited for a person's answer. */
+  CONFIRMATION_CANCELLED: 'CONFIRMATION_CANCELLED',
   LOG_FILTER_FAILED: 'LOG_FILTER_FAILED',
   STORE_KEY_INVALID: 'STORE_KEY_INVALID',
   STORE_VALUE_INVALID: 'STORE_VALUE_INVALID',
@@ -33,6 +37,8 @@ export const KernelCodes = {
   BUDGET_WALL_TIME: 'BUDGET_WALL_TIME',
   PROGRESS_REPEATED_CALL: 'PROGRESS_REPEATED_CALL',
   TURN_CANCELLED: 'TURN_CANCELLED',
+  /** The process running the turn stopped (a crash, SIGKILL); a later one closed the turn. */
+  TURN_INTERRUPTED: 'TURN_INTERRUPTED',
   LOOP_FOREIGN_CALL: 'LOOP_FOREIGN_CALL',
   LOOP_SKIPPED_CALL: 'LOOP_SKIPPED_CALL',
   LOOP_FAILED: 'LOOP_FAILED',

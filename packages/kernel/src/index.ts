@@ -13,3 +13,4 @@ export * from './sessions/window.js';
 export * from './turn/budgets.js';
 export * from './turn/turn-runner.js';
 export * from './turn/turn-floor.js';
+export * from './turn/recover.js';

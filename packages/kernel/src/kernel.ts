@@ -18,6 +18,7 @@ import {
 } from '@nodwyn/plugin-api';
 import type { LogEvent } from '@nodwyn/protocol';
 import { KernelCodes } from './errors.js';
+import { APPROVAL_EVENTS, Approvals } from './guard/approvals.js';
 import { Guard, type ApplyRequest } from './guard/guard.js';
 import { StageSet } from './guard/stage-set.js';
 import { DEFAULT_STRIKE_LIMIT, STRIKE_EVENT, Strikes } from './guard/strikes.js';
@@ -26,6 +27,7 @@ import { PrimitiveTable } from './primitives/primitive-table.js';
 import { Registry } from './registry.js';
 import { KERNEL_STREAM, SessionStore } from './sessions/session-store.js';
 import { completeModel } from './turn/complete-model.js';
+import { recoverSession, TURN_EVENTS } from './turn/recover.js';
 import { runTurn, type RunOptions, type RunResult } from './turn/turn-runner.js';
 
 /** Which workspace a kernel's tools work in, and its limits; see `KernelOptions` for where the log is. */
@@ -72,6 +74,7 @@ export class Kernel {
   #sender: SenderLookup = () => undefined;
   #taint: TaintLookup = () => undefined;
   readonly #strikes: Strikes;
+  readonly #approvals: Approvals;
   readonly #ownsLog: boolean;
 
   private constructor(log: EventLog, options: KernelScopeOptions, ownsLog: boolean) {
@@ -84,6 +87,7 @@ export class Kernel {
     );
     this.sessions = new SessionStore(log, append);
     this.#strikes = new Strikes(options.strikeLimit ?? DEFAULT_STRIKE_LIMIT, (session) => this.sessions.lineage(session).filter((e) => e.type === STRIKE_EVENT).length);
+    this.#approvals = new Approvals((session) => this.sessions.lineageOf(session, APPROVAL_EVENTS));
     const taint = (): TaintTracker | undefined => this.#taint();
     this.guard = new Guard({
       primitives: this.primitives,
@@ -93,6 +97,7 @@ export class Kernel {
       protectedFolders: options.protectedFolders ?? [],
       outputCap: options.outputCap ?? 256 * 1024,
       strikes: this.#strikes,
+      approvals: this.#approvals,
       taint,
     });
   }
@@ -118,6 +123,7 @@ export class Kernel {
     const current = this.#filter(session, draft, 'the event was not written');
     const event = this.log.append(session, { type: current.type, actor: current.actor, payload: current.payload });
     if (event.type === STRIKE_EVENT) this.#strikes.recorded(session);
+    else this.#approvals.recorded(event);
     return event;
   }
 
@@ -163,6 +169,26 @@ export class Kernel {
     this.#taint = lookup;
   }
 
+  /**
+   * Closes the session's last turn if the process that ran it stopped mid-way (its own events end in a
+   * `turn.started` with no `turn.ended` after it): appends `confirmation.expired` for each question left
+   * unanswered, `tool.failed` (`TOOL_INTERRUPTED`) for each model call left without an outcome, then
+   * `turn.ended` with reason `interrupted` (`TURN_INTERRUPTED`). Reads only from that turn's start. Returns
+   * whether it closed a turn. A run calls it first; a daemon calls it at start for every `openTurns()`.
+   */
+  recover(session: string): boolean {
+    return recoverSession({ log: this.log, append: (s, d) => this.append(s, d) }, session);
+  }
+
+  /**
+   * The sessions whose last turn is open: running in some process now, or left open by one that stopped.
+   * One query over the log. Only a process that knows no other one runs turns on this log (the daemon at
+   * start) may `recover` them all.
+   */
+  openTurns(): string[] {
+    return this.log.sessionsEndingIn('turn.started', TURN_EVENTS);
+  }
+
   /** Runs one prompt to its end on the turn floor. */
   run(options: RunOptions): Promise<RunResult> {
     return runTurn(this.#floorDeps(), options);
@@ -175,6 +201,7 @@ export class Kernel {
 
   #floorDeps() {
     return {
+      recover: (session: string) => this.recover(session),
       sessions: this.sessions,
       guard: this.guard,
       primitives: this.primitives,

@@ -1,4 +1,4 @@
-import type { Envelope } from '@nodwyn/protocol';
+import type { Envelope, PermissionOptionKind } from '@nodwyn/protocol';
 import type { EgressTarget } from './egress.js';
 import type { Tier, ToolResult, Visibility } from './primitive.js';
 
@@ -47,6 +47,8 @@ export type Verdict =
       readonly reason: string;
       readonly otherwise?: Envelope;
       readonly security?: boolean;
+      /** For egress: which secret class would go where (never a value); shown to the person and logged. */
+      readonly subjects?: readonly ConfirmationSubject[];
       /**
        * The question exists only because a value matched a remembered secret (`TaintTracker.matches`):
        * a denied call then tells a probing model which of its strings matched, so the kernel counts it
@@ -87,7 +89,17 @@ export interface LogStage {
 /** Any guard stage a plugin can add. */
 export type GuardStage = CheckStage | IngressStage | LogStage;
 
-/** What a confirmer is asked. `security` marks a question only a person may answer (see `Verdict`). */
+/** One secret class and the destination it would leave for, as a person is shown it (never a value). */
+export interface ConfirmationSubject {
+  readonly class: string;
+  /** `METHOD host/path`, or `[hidden]` when the URL itself carries the value. */
+  readonly destination: string;
+}
+
+/**
+ * What a confirmer is asked. `security` marks a question only a person may answer (see `Verdict`);
+ * `effect` is what an "always" answer would cover (see `PrimitiveDefinition.effect`).
+ */
 export interface ConfirmationRequest {
   readonly session: string;
   readonly callId: string;
@@ -95,7 +107,23 @@ export interface ConfirmationRequest {
   readonly tier: Tier;
   readonly reason: string;
   readonly args: unknown;
+  readonly effect: string;
   readonly security?: boolean;
+  /** The call's abort signal: once it fires the guard stops waiting and the call is cancelled. */
+  readonly signal?: AbortSignal;
+  /** For egress questions: each secret class and where it would go. */
+  readonly subjects?: readonly ConfirmationSubject[];
+}
+
+/**
+ * A confirmer's full answer. `by` names who answered (a client id, `terminal`, `--yes`). An `allow_always`
+ * or `reject_always` option is remembered for the session by the call's effect (logged as `approval.granted`
+ * or `approval.refused`), except for a `security` question, which is never remembered.
+ */
+export interface ConfirmationAnswer {
+  readonly granted: boolean;
+  readonly by: string;
+  readonly option?: PermissionOptionKind;
 }
 
 /** Answers confirmation requests: a front end asks the person; `--yes` grants all but security questions. */
@@ -105,5 +133,6 @@ export interface Confirmer {
    * `security` question: such a call is handled as if nobody were there.
    */
   readonly blanket?: boolean;
-  confirm(request: ConfirmationRequest): Promise<boolean>;
+  /** A plain boolean is an answer by `confirmer`, with no option. */
+  confirm(request: ConfirmationRequest): Promise<boolean | ConfirmationAnswer>;
 }

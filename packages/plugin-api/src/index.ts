@@ -1,5 +1,5 @@
 export { z } from 'zod';
-export type { Category, ClientEvent, Envelope, FrontendClient, FrontendEvent, LogEvent, Retryable, ToolCall, Usage } from '@nodwyn/protocol';
+export type { Category, ClientEvent, Envelope, FrontendClient, FrontendEvent, LogEvent, PermissionOptionKind, Retryable, ToolCall, Usage } from '@nodwyn/protocol';
 export * from './coded-errors.js';
 export * from './command.js';
 export * from './context.js';
@@ -27,4 +27,5 @@ export * from './tokens.js';
 export * from './tool-args.js';
 export * from './transport/index.js';
 export * from './version.js';
+export * from './workspace-files.js';
 export * from './workspace-paths.js';

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { Envelope } from '@nodwyn/protocol';
 import type { EgressTarget } from './egress.js';
 import type { ProtectedFolder } from './workspace-paths.js';
+import type { WorkspaceFiles } from './workspace-files.js';
 
 /** How much harm a call can do. `destructive` and `irreversible` need a confirmation. */
 export type Tier = 'read' | 'mutate' | 'destructive' | 'irreversible';
@@ -10,6 +11,20 @@ export const TIERS: readonly Tier[] = ['read', 'mutate', 'destructive', 'irrever
 
 /** `model`: offered to the model as a tool. `host`: for loop strategies and sandboxed code. */
 export type Visibility = 'model' | 'host';
+
+/**
+ * What a tool does, as the Agent Client Protocol names it for front ends (an icon, how a call is shown):
+ * `read`, `edit`, `delete`, `move`, `search`, `execute`, `think`, `fetch`, or `other`.
+ */
+export type ToolKind = 'read' | 'edit' | 'delete' | 'move' | 'search' | 'execute' | 'think' | 'fetch' | 'other';
+/** Every tool kind. */
+export const TOOL_KINDS: readonly ToolKind[] = ['read', 'edit', 'delete', 'move', 'search', 'execute', 'think', 'fetch', 'other'];
+
+/** What a primitive's `effect` function may know besides the arguments. */
+export interface EffectScope {
+  /** The workspace root, a real path, that relative paths in the arguments are read against. */
+  readonly workspace: string;
+}
 
 /** Names the model sees must be provider-safe. */
 export const MODEL_NAME = /^[a-z][a-z0-9_]{0,63}$/;
@@ -48,6 +63,11 @@ export interface PrimitiveCallContext {
   readonly outputCap: number;
   /** Taint tags the call's inputs carry; a nested call inherits them. */
   readonly taint: readonly string[];
+  /**
+   * Where file tools read and write text when a front end serves the workspace's files (an editor's unsaved
+   * buffers); absent, they use the disk. Every path check still runs first. Nested calls inherit it.
+   */
+  readonly files?: WorkspaceFiles;
   /** Makes a nested call through the guard (for host primitives that compose others); `taint` adds tags. */
   apply(name: string, args: unknown, options?: { taint?: readonly string[] }): Promise<ApplyResult>;
 }
@@ -63,6 +83,15 @@ export interface PrimitiveDefinition<I = unknown> {
   /** Tier of one call, when it depends on the arguments (never above `tier`). */
   readonly classify?: (args: I) => Tier;
   readonly visibility: Visibility;
+  /** What the tool does, for front ends; `other` when not given. */
+  readonly kind?: ToolKind;
+  /**
+   * What an "always" answer to a confirmation of this call covers for the rest of the session, e.g.
+   * `shell:git commit`, `edit:/abs/folder`, `http:POST api.example.com`; without it, the primitive's name
+   * (every call of it). Keep it as narrow as what a person would think they allowed. A function that throws
+   * makes the call's effect its exact arguments, so a broken effect never widens an approval.
+   */
+  readonly effect?: (args: I, scope: EffectScope) => string;
   /** True when the primitive sends data off the machine; the egress stage inspects it. */
   readonly egress?: boolean;
   /** The requests a call will send, for the egress stage to check before it runs. */
@@ -78,6 +107,8 @@ export interface PrimitiveInfo {
   readonly description: string;
   readonly tier: Tier;
   readonly visibility: Visibility;
+  /** What the tool does (`other` when its definition says nothing). */
+  readonly kind: ToolKind;
   readonly owner: string;
   readonly egress: boolean;
   /** JSON Schema of the input. */

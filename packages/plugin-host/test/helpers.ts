@@ -47,6 +47,7 @@ export class RecordingKernel implements KernelPort {
       description: definition.description,
       tier: definition.tier,
       visibility: definition.visibility,
+      kind: definition.kind ?? 'other',
       owner,
       egress: definition.egress === true,
       inputSchema: {},

@@ -120,7 +120,8 @@ export const EventPayloads = {
   /** An "always" answer, remembered for the session by the call's effect, never by its arguments' text. */
   'approval.granted': z.object({ effect: z.string(), name: z.string(), call_id: z.string(), by: z.string() }),
   'approval.refused': z.object({ effect: z.string(), name: z.string(), call_id: z.string(), by: z.string() }),
-  'turn.started': z.object({ provider: z.string(), strategy: z.string() }),
+  /** `pid`: the process running the turn, so recovery never closes a turn a live process still runs. */
+  'turn.started': z.object({ provider: z.string(), strategy: z.string(), pid: z.number().int().positive().optional() }),
   'turn.ended': z.object({
     reason: z.enum(TURN_END_REASONS),
     answer: z.string().optional(),

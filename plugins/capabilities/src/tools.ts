@@ -84,6 +84,8 @@ export function capabilityTools(capabilities: Capabilities, config: CapabilityCo
       input: z.object({ name: NAME, args: z.record(z.string(), z.unknown()).default({}) }).strict(),
       tier: 'mutate',
       visibility: 'model',
+      // "Always" covers this capability, whatever its arguments; never another one.
+      effect: (args) => `capability:${args.name}`,
       classify: (args) => capabilities.tierOf(args.name),
       handler: (args, call) => capabilities.execute(args.name, args.args, call),
     }),

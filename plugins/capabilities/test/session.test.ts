@@ -123,4 +123,19 @@ describe('a scripted session that extends itself', () => {
     expect(listed.ok && listed.content).toMatch(/No capabilities/);
     expect(k.kernel.primitives.list().map((p) => p.name)).not.toContain('evil');
   });
+
+  it('asks about execute_capability by the capability it runs, so "always" covers that capability only', async () => {
+    const k = await start();
+    expect((await k.apply('register_capability', SLUGIFY, { confirm: true })).ok).toBe(true);
+    k.kernel.stages.add('test', { name: 'ask-runs', slot: 'policy', check: (call) => (call.name === 'execute_capability' ? { kind: 'confirm', reason: 'run a capability' } : { kind: 'allow' }) });
+    const session = k.session();
+    const effects: string[] = [];
+    const always = { confirm: async (request: { effect: string }) => (effects.push(request.effect), { granted: true, by: 'test', option: 'allow_always' as const }) };
+    for (const text of ['One', 'Two']) {
+      const result = await k.apply('execute_capability', { name: 'slugify', args: { text } }, { session, confirm: always });
+      expect(result.ok).toBe(true);
+    }
+    expect(effects).toEqual(['capability:slugify']);
+    expect(k.events(session).filter((e) => e.type === 'confirmation.decided').map((e) => e.payload.by)).toEqual(['test', 'approval']);
+  });
 });

@@ -1,4 +1,4 @@
-import type { EgressPosition, Envelope } from '@nodwyn/plugin-api';
+import type { ConfirmationSubject, EgressPosition, Envelope } from '@nodwyn/plugin-api';
 import type { Destination } from './destination.js';
 import { egressEnvelope } from './errors.js';
 import { formatPosition } from './position.js';
@@ -49,6 +49,22 @@ export function viewOf(destination: Destination, tainted: boolean): DestinationV
   if (tainted) return { scheme: destination.scheme, host: '[hidden]', path: '', method: destination.method, hidden: true };
   const path = destination.path.length > PATH_SHOWN ? `${destination.path.slice(0, PATH_SHOWN)}…` : destination.path;
   return { scheme: destination.scheme, host: destination.host, path, method: destination.method };
+}
+
+/** The destination as a person is asked about it: `METHOD host/path`, or `[hidden]` when the URL carries the value. */
+export function shownDestination(view: DestinationView): string {
+  return view.hidden ? '[hidden]' : `${view.method} ${view.host}${view.path}`;
+}
+
+/** Each class and destination the decisions name, once: what a confirmation shows, never a value. */
+export function subjectsOf(decisions: readonly Decision[]): ConfirmationSubject[] {
+  const seen = new Map<string, ConfirmationSubject>();
+  for (const d of decisions) {
+    if (d.class === undefined || d.destination === undefined) continue;
+    const subject = { class: d.class, destination: shownDestination(d.destination) };
+    seen.set(`${subject.class}\n${subject.destination}`, subject);
+  }
+  return [...seen.values()];
 }
 
 /** The position as events show it. */

@@ -1,6 +1,6 @@
 import { EnvelopeError, isEnvelopeError, type CheckStage, type EgressTarget, type GuardCall, type Keychain, type SecretInfo, type TaintTracker, type Verdict } from '@nodwyn/plugin-api';
 import { isBound, type BindingTable } from './binding-table.js';
-import { allowed, insecure, positionOf, unbound, unknownSecret, viewOf, type Carried, type Carrier, type Decision, type DestinationView } from './decisions.js';
+import { allowed, insecure, positionOf, subjectsOf, unbound, unknownSecret, viewOf, type Carried, type Carrier, type Decision, type DestinationView } from './decisions.js';
 import { destinationOf, isLoopback, isSecure, type Destination } from './destination.js';
 import { egressEnvelope, PLUGIN_NAME } from './errors.js';
 import { handlesIn } from './secrets.js';
@@ -115,7 +115,15 @@ function verdictOf(decisions: readonly Decision[]): Verdict {
   if (confirms.length === 0) return ALLOW;
   // Every decision here is about a secret (a handle or a tainted value): only a person may let it go.
   const reason = [...new Set(confirms.map((d) => d.reason))].join('; ');
-  return { kind: 'confirm', security: true, reason, ...(confirms[0]!.envelope ? { otherwise: confirms[0]!.envelope } : {}), ...strike };
+  const subjects = subjectsOf(confirms);
+  return {
+    kind: 'confirm',
+    security: true,
+    reason,
+    ...(subjects.length > 0 ? { subjects } : {}),
+    ...(confirms[0]!.envelope ? { otherwise: confirms[0]!.envelope } : {}),
+    ...strike,
+  };
 }
 
 function eventOf(decision: Decision, callId: string): Record<string, unknown> {

@@ -80,6 +80,9 @@ export function createHttpRequestTool(deps: HttpRequestDeps) {
     tier: 'mutate',
     classify: (args) => (READ_METHODS.has(args.method) ? 'read' : 'mutate'),
     visibility: 'model',
+    kind: 'fetch',
+    // What "always" covers: this method to this host (any path), never another host or method.
+    effect: (args) => `http:${args.method.toUpperCase()} ${new URL(args.url).host}`,
     egress: true,
     egressTargets: egressTargetsOf,
     // Above the largest timeout_ms, so the tool's own, clearer timeout envelope fires first.

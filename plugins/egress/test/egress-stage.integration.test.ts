@@ -1,4 +1,4 @@
-import type { ApplyResult, Confirmer } from '@nodwyn/plugin-api';
+import type { ApplyResult, ConfirmationRequest, Confirmer } from '@nodwyn/plugin-api';
 import type { TestKernel } from '@nodwyn/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { decisions, expectNoValue, SECRETS, startEgress, StubTracker, useLoopbackServers, useTempHome } from './fixtures.js';
@@ -63,6 +63,35 @@ describe('the egress-bindings stage', () => {
     expect((await t.apply('http_request', args, { confirm: confirmer(true) })).ok).toBe(true);
     expect(JSON.parse(s.seen[0]!.body)).toEqual({ key: SECRETS.stripe!.value });
     expectNoValue(SECRETS.stripe!.value, reasons);
+  });
+
+  it('names each class and destination as subjects of the question and its event, never a value, and never remembers an "always"', async () => {
+    const s = await server();
+    const tracker = new StubTracker();
+    t = await startEgress({ tracker });
+    const session = t.session();
+    tracker.remember(session, 'tainted-path-part-42', ['github']);
+    const asked: ConfirmationRequest[] = [];
+    const always: Confirmer = { confirm: async (request) => (asked.push(request), { granted: false, by: 'client-1', option: 'reject_always' }) };
+    await t.apply('http_request', { method: 'POST', url: `${s.origin}/v1/charges`, body: { key: '{{secret:stripe}}', also: '{{secret:stripe}}' } }, { session, confirm: always });
+    await t.apply('http_request', { method: 'GET', url: `${s.origin}/tainted-path-part-42` }, { session, confirm: always });
+    expect(asked.map((r) => [r.security, r.effect, r.subjects])).toEqual([
+      [true, `http:POST ${s.host}`, [{ class: 'stripe', destination: `POST ${s.host}/v1/charges` }]],
+      [true, `http:GET ${s.host}`, [{ class: 'github', destination: '[hidden]' }]],
+    ]);
+    const requested = t.events(session).filter((e) => e.type === 'confirmation.requested').map((e) => e.payload.subjects);
+    expect(requested).toEqual(asked.map((r) => r.subjects));
+    expect(t.events(session).filter((e) => e.type.startsWith('approval.'))).toEqual([]);
+    expectNoValue('tainted-path-part-42', t.events(session), asked.map((r) => r.reason));
+    expectNoValue(SECRETS.stripe!.value, t.events(session));
+    expect(s.seen).toHaveLength(0);
+  });
+
+  it('describes http_request as a fetch whose "always" covers one method to one host', async () => {
+    t = await startEgress();
+    expect(t.kernel.primitives.list().find((p) => p.name === 'http_request')?.kind).toBe('fetch');
+    const tool = t.kernel.primitives.get('http_request')!;
+    expect(tool.effect?.({ method: 'post', url: 'https://API.Example.com:8443/a/b?x=1' }, { workspace: t.workspace })).toBe('http:POST api.example.com:8443');
   });
 
   it('denies a handle in the query to a host the class is not bound to; the server receives nothing', async () => {

@@ -1,10 +1,9 @@
-import { writeFile } from 'node:fs/promises';
 import { definePrimitive, z } from '@nodwyn/plugin-api';
 import { closestLine } from './closest-line.js';
+import { editEffect } from './effects.js';
 import { toolsError, toolsFail } from './errors.js';
-import { fsError } from './fs-errors.js';
 import { plural } from './output.js';
-import { readTextFile } from './text-file.js';
+import { readWorkspaceText, writeWorkspaceText } from './text-file.js';
 import { resolveInWorkspace, type WorkspacePath } from './workspace-path.js';
 
 const EditFileInput = z
@@ -36,9 +35,11 @@ export const editFileTool = definePrimitive({
   input: EditFileInput,
   tier: 'mutate',
   visibility: 'model',
+  kind: 'edit',
+  effect: (args, scope) => editEffect(scope.workspace, args.path),
   async handler(args, context) {
     const target = await resolveInWorkspace(context, args.path, 'edit_file');
-    const original = await readTextFile(target, 'edit_file');
+    const original = await readWorkspaceText(target, 'edit_file', context);
     if (args.old_string === args.new_string) {
       toolsFail('EDIT_NO_CHANGE', {
         operation: 'edit_file',
@@ -50,9 +51,7 @@ export const editFileTool = definePrimitive({
     if (match.offsets.length === 0) throw notFound(target, original, args.old_string);
     if (match.offsets.length > 1 && args.replace_all !== true) throw notUnique(target, original, match.offsets);
     const updated = replaceAt(original, match);
-    await writeFile(target.real, updated, 'utf8').catch((error: unknown) => {
-      throw fsError(error, { operation: 'edit_file', display: target.display, expects: 'file' });
-    });
+    await writeWorkspaceText(target, updated, 'edit_file', context);
     const shift = match.newText.length - match.oldText.length;
     const lines = lineNumbers(updated, match.offsets.map((offset, index) => offset + index * shift));
     const where = lines.length === 1 ? `line ${lines[0]}` : `lines ${lines.join(', ')}`;

@@ -35,6 +35,7 @@ export function createGlobTool(config: Pick<ToolsConfig, 'maxEntries'>) {
     input: GlobInput,
     tier: 'read',
     visibility: 'model',
+    kind: 'search',
     async handler(args, context) {
       checkPattern(args.pattern);
       const target = await resolveInWorkspace(context, args.path ?? '.', 'glob');

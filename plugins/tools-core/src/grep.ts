@@ -56,6 +56,7 @@ export function createGrepTool(config: Pick<ToolsConfig, 'maxEntries'>) {
     input: grepInput(config.maxEntries),
     tier: 'read',
     visibility: 'model',
+    kind: 'search',
     async handler(args, context) {
       const regex = compile(args);
       const target = await resolveInWorkspace(context, args.path ?? '.', 'grep');

@@ -40,6 +40,7 @@ export function createListDirTool(config: Pick<ToolsConfig, 'maxEntries'>) {
     input: ListDirInput,
     tier: 'read',
     visibility: 'model',
+    kind: 'search',
     async handler(args, context) {
       const target = await resolveInWorkspace(context, args.path ?? '.', 'list_dir');
       await statExisting(target, 'list_dir', 'directory');

@@ -1,7 +1,7 @@
 import { definePrimitive, z } from '@nodwyn/plugin-api';
 import { toolsFail } from './errors.js';
 import { cutLine, linesWithin, NOTE_RESERVE, splitLines } from './output.js';
-import { readTextFile } from './text-file.js';
+import { readWorkspaceText } from './text-file.js';
 import { resolveInWorkspace } from './workspace-path.js';
 
 /** Lines shown when the model gives no end_line: enough to read most files, few enough not to flood it. */
@@ -39,9 +39,10 @@ export const readFileTool = definePrimitive({
   input: ReadFileInput,
   tier: 'read',
   visibility: 'model',
+  kind: 'read',
   async handler(args, context) {
     const target = await resolveInWorkspace(context, args.path, 'read_file');
-    const text = await readTextFile(target, 'read_file');
+    const text = await readWorkspaceText(target, 'read_file', context);
     const lines = splitLines(text);
     if (lines.length === 0) return { content: '[empty file]', data: { path: target.display, totalLines: 0 } };
     // What the numbered lines do not show, so a host caller (a sandbox's readFile) can rebuild the text exactly.

@@ -20,7 +20,7 @@ const PLAIN_WORD = /^[A-Za-z0-9_@%+=:,./^-]+$/;
 const BLANKS = /[ \t]+/;
 
 /** The words of `text`, or undefined when it holds anything but plain words and blanks. */
-function plainWords(text: string): string[] | undefined {
+export function plainWords(text: string): string[] | undefined {
   const words = text.split(BLANKS).filter((word) => word !== '');
   return words.length > 0 && words.every((word) => PLAIN_WORD.test(word)) ? words : undefined;
 }

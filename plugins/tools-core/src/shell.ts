@@ -1,5 +1,6 @@
 import { definePrimitive, z } from '@nodwyn/plugin-api';
 import type { ToolsConfig } from './config.js';
+import { shellEffect } from './effects.js';
 import { toolsError, toolsFail } from './errors.js';
 import { NOTE_RESERVE } from './output.js';
 import { isAllowedCommand } from './shell-allow-list.js';
@@ -52,6 +53,8 @@ export function createShellTool(config: ToolsConfig['shell']) {
     tier: 'destructive',
     classify: (args) => (isAllowedCommand(args.command, config.allow) ? 'mutate' : 'destructive'),
     visibility: 'model',
+    kind: 'execute',
+    effect: (args) => shellEffect(args.command),
     // The kernel's own timer must not fire before ours, which reports SHELL_TIMEOUT precisely.
     timeoutMs: config.maxTimeoutMs + KILL_GRACE_MS + 5000,
     async handler(args, context) {

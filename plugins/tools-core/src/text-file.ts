@@ -1,4 +1,5 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
+import type { PrimitiveCallContext } from '@nodwyn/plugin-api';
 import { toolsFail } from './errors.js';
 import { fsError } from './fs-errors.js';
 import { statExisting, type WorkspacePath } from './workspace-path.js';
@@ -67,4 +68,37 @@ export async function readTextFile(target: WorkspacePath, operation: string): Pr
     });
   }
   return content.toString('utf8');
+}
+
+/**
+ * The text of a checked path: from the front end's files when the call has them (an editor's buffer,
+ * unsaved changes included), else from the disk (`readTextFile`). Either way the same size and binary
+ * rules hold for what comes back.
+ */
+export async function readWorkspaceText(target: WorkspacePath, operation: string, context: Pick<PrimitiveCallContext, 'files' | 'signal'>): Promise<string> {
+  if (!context.files) return readTextFile(target, operation);
+  const text = await context.files.readText(target.real, context.signal).catch((error: unknown) => {
+    throw fsError(error, { operation, display: target.display, expects: 'file' });
+  });
+  const failure = { operation, failed_parameter: '$.path', received_value: target.display };
+  const bytes = Buffer.from(text, 'utf8');
+  if (bytes.length > MAX_TEXT_FILE_BYTES) {
+    toolsFail('FILE_TOO_LARGE', {
+      ...failure,
+      expected: `at most ${MAX_TEXT_FILE_BYTES} bytes`,
+      remediation: `${target.display} has ${bytes.length} bytes, more than ${operation} loads; use grep to find the lines you need, or shell (sed -n '100,200p').`,
+    });
+  }
+  if (isBinary(bytes)) {
+    toolsFail('FILE_IS_BINARY', { ...failure, remediation: `${target.display} is a binary file and ${operation} handles text only; inspect it with shell (file, xxd | head) if you must.` });
+  }
+  return text;
+}
+
+/** Writes the whole text of a checked path: through the front end's files when the call has them, else to the disk. */
+export async function writeWorkspaceText(target: WorkspacePath, content: string, operation: string, context: Pick<PrimitiveCallContext, 'files' | 'signal'>): Promise<void> {
+  const written = context.files ? context.files.writeText(target.real, content, context.signal) : writeFile(target.real, content, 'utf8');
+  await written.catch((error: unknown) => {
+    throw fsError(error, { operation, display: target.display, expects: 'file' });
+  });
 }

@@ -1,9 +1,11 @@
-import { mkdir, stat, writeFile } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { definePrimitive, z } from '@nodwyn/plugin-api';
+import { editEffect } from './effects.js';
 import { toolsFail } from './errors.js';
 import { errnoOf, fsError } from './fs-errors.js';
 import { byteLength } from './output.js';
+import { writeWorkspaceText } from './text-file.js';
 import { resolveInWorkspace } from './workspace-path.js';
 
 const WriteFileInput = z
@@ -24,6 +26,8 @@ export const writeFileTool = definePrimitive({
   input: WriteFileInput,
   tier: 'mutate',
   visibility: 'model',
+  kind: 'edit',
+  effect: (args, scope) => editEffect(scope.workspace, args.path),
   async handler(args, context) {
     const target = await resolveInWorkspace(context, args.path, 'write_file');
     const fail = (error: unknown) => {
@@ -39,7 +43,7 @@ export const writeFileTool = definePrimitive({
       });
     }
     await mkdir(dirname(target.real), { recursive: true }).catch(fail);
-    await writeFile(target.real, args.content, 'utf8').catch(fail);
+    await writeWorkspaceText(target, args.content, 'write_file', context);
     const bytes = byteLength(args.content);
     const created = before === undefined;
     return {

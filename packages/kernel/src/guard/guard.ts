@@ -4,6 +4,7 @@ import {
   toEnvelope,
   TIERS,
   type ApplyResult,
+  type ConfirmationSubject,
   type Confirmer,
   type GuardCall,
   type Tier,
@@ -13,6 +14,7 @@ import {
   type EgressTarget,
   type ProtectedFolder,
   type TaintTracker,
+  type WorkspaceFiles,
 } from '@nodwyn/plugin-api';
 import { randomUUID } from 'node:crypto';
 import { KernelCodes } from '../errors.js';
@@ -22,7 +24,10 @@ import { execute } from './execute.js';
 import { preflight } from './preflight.js';
 import { collect, Denied, egressTargets, mergeTags, modelToolAsHostCall, stageFailure } from './denial.js';
 import { isPromise } from './is-promise.js';
-import { askConfirmation, planRequired, tierVerdict } from './policy.js';
+import type { Approvals } from './approvals.js';
+import { decide } from './confirmation.js';
+import { effectOf } from './effect.js';
+import { planRequired, tierVerdict } from './policy.js';
 import type { StageSet } from './stage-set.js';
 import { STRIKE_EVENT, strikesEnvelope, withheldEnvelope, type Strikes } from './strikes.js';
 
@@ -48,6 +53,8 @@ export interface ApplyRequest {
    * is false (the hard trigger); outside a turn (undefined) a person invokes primitives directly.
    */
   readonly planApproved?: boolean;
+  /** The workspace's files as a front end serves them (see `WorkspaceFiles`); this call and its nested calls use them. */
+  readonly files?: WorkspaceFiles;
 }
 
 /** A request about to leave the machine outside any primitive (a provider's HTTP call). */
@@ -57,6 +64,8 @@ export interface EgressCheck {
   readonly name: string;
   readonly targets: readonly EgressTarget[];
   readonly confirmer?: Confirmer;
+  /** The request's abort signal: a cancel while a person is asked decides the question. */
+  readonly signal?: AbortSignal;
 }
 
 /** What the guard needs from the kernel around it. */
@@ -69,6 +78,8 @@ export interface GuardDeps {
   readonly outputCap: number;
   /** The session's strikes: once used up, every call in the session is refused. */
   readonly strikes: Strikes;
+  /** The sessions' remembered "always" answers, by effect. */
+  readonly approvals: Approvals;
   /** The L2 tracker, when a plugin provides one: every tool result is screened with it. */
   readonly taint: () => TaintTracker | undefined;
 }
@@ -129,7 +140,8 @@ export class Guard {
       taint: [],
     };
     try {
-      await this.#checkSlot('egress', call, { session: check.session, name: check.name, args: call.args, origin: 'host', confirmer: check.confirmer });
+      const request: ApplyRequest = { session: check.session, name: check.name, args: call.args, origin: 'host', confirmer: check.confirmer, signal: check.signal };
+      await this.#checkSlot('egress', call, request, () => check.name);
     } catch (error) {
       if (error instanceof Denied) throw new EnvelopeError(error.envelope);
       throw error;
@@ -156,8 +168,10 @@ export class Guard {
       taint: request.taint ?? [],
     };
     if (call.tier === 'irreversible' && request.planApproved === false) throw new Denied('policy', planRequired(call));
+    let effect: string | undefined;
+    const effectOfCall = (): string => (effect ??= effectOf(primitive, call.args, this.deps.workspace));
     for (const slot of CHECK_SLOTS) {
-      if (slot === 'policy' || this.deps.stages.of(slot).length > 0) await this.#checkSlot(slot, call, request);
+      if (slot === 'policy' || this.deps.stages.of(slot).length > 0) await this.#checkSlot(slot, call, request, effectOfCall);
     }
     const signal = request.signal ?? new AbortController().signal;
     const context = {
@@ -167,6 +181,7 @@ export class Guard {
       protectedFolders: this.deps.protectedFolders,
       outputCap: this.deps.outputCap,
       taint: call.taint,
+      ...(request.files ? { files: request.files } : {}),
       apply: (name: string, args: unknown, options: { taint?: readonly string[] } = {}) =>
         this.apply({
           session: request.session,
@@ -178,6 +193,7 @@ export class Guard {
           confirmer: request.confirmer,
           taint: mergeTags(call.taint, options.taint),
           planApproved: request.planApproved,
+          files: request.files,
         }),
     };
     const result = await execute(primitive, call.args, context, signal);
@@ -231,8 +247,9 @@ export class Guard {
     return TIERS.indexOf(tier) >= 0 && TIERS.indexOf(tier) <= TIERS.indexOf(declared) ? tier : declared;
   }
 
-  async #checkSlot(slot: (typeof CHECK_SLOTS)[number], call: GuardCall, request: ApplyRequest): Promise<void> {
+  async #checkSlot(slot: (typeof CHECK_SLOTS)[number], call: GuardCall, request: ApplyRequest, effect: () => string): Promise<void> {
     const reasons: string[] = [];
+    const subjects: ConfirmationSubject[] = [];
     let otherwise: Envelope | undefined;
     let security = false;
     let strike = false;
@@ -242,8 +259,10 @@ export class Guard {
       if (verdict.kind !== 'allow' && verdict.strike === true) strike = true;
       if (verdict.kind === 'deny' && verdict.strike === true) struck();
       collect(verdict, slot, name, owner, reasons);
-      if (verdict.kind === 'confirm' && verdict.security === true) security = true;
-      if (verdict.kind === 'confirm' && verdict.otherwise && !otherwise) otherwise = { ...verdict.otherwise, plugin: verdict.otherwise.plugin ?? owner };
+      if (verdict.kind !== 'confirm') return;
+      if (verdict.security === true) security = true;
+      if (verdict.otherwise && !otherwise) otherwise = { ...verdict.otherwise, plugin: verdict.otherwise.plugin ?? owner };
+      if (verdict.subjects) subjects.push(...verdict.subjects.map((s) => ({ class: String(s.class), destination: String(s.destination) })));
     };
     if (slot === 'policy') note(tierVerdict(call), 'tier', 'kernel');
     for (const { stage, owner } of this.deps.stages.of(slot)) {
@@ -258,11 +277,17 @@ export class Guard {
       note(verdict, stage.name, owner);
     }
     if (reasons.length === 0) return;
-    const granted = await askConfirmation(call, reasons, request.confirmer, otherwise, security);
-    this.#log(request, call.id, 'confirmation.decided', { granted: granted.ok, by: granted.by });
-    if (!granted.ok) {
+    const decision = await decide(
+      { call, reasons, confirmer: request.confirmer, otherwise, security, subjects, effect, signal: request.signal },
+      {
+        approvals: this.deps.approvals,
+        record: (type, fields) => this.#log(request, call.id, type, fields),
+        remember: (type, payload) => this.deps.append(call.session, { type, actor: 'kernel', payload }),
+      },
+    );
+    if (!decision.ok) {
       if (strike) struck();
-      throw new Denied(slot, granted.envelope);
+      throw new Denied(slot, decision.envelope);
     }
   }
 
@@ -282,7 +307,7 @@ export class Guard {
     const host = request.origin === 'host' ? { origin: 'host', args: request.args } : {};
     this.deps.append(request.session, {
       type,
-      actor: type === 'confirmation.decided' ? 'kernel' : `tool:${toolActor(request.name)}`,
+      actor: type.startsWith('confirmation.') ? 'kernel' : `tool:${toolActor(request.name)}`,
       payload: { call_id: callId, name: String(request.name), ...host, ...fields },
     });
   }

@@ -36,6 +36,21 @@ describe('EventLog append, read, head', () => {
     expect(envelopeOf(() => log.read('s', 1.5)).code).toBe('LOG_RANGE_INVALID');
   });
 
+  it('reads only the events of given types, and finds the seq of the newest one from the head', () => {
+    const typed = (type: string): AppendDraft => ({ type, actor: 'kernel', payload: {} });
+    log.appendBatch('s', ['turn.started', 'note.added', 'turn.ended', 'turn.started', 'note.added'].map(typed));
+    log.append('t', typed('turn.ended'));
+    expect(log.readTypes('s', ['turn.started', 'turn.ended']).map((e) => [e.seq, e.type])).toEqual([[1, 'turn.started'], [3, 'turn.ended'], [4, 'turn.started']]);
+    expect(log.readTypes('s', ['turn.ended'], 1, 2)).toEqual([]);
+    expect(log.readTypes('s', ['turn.started'])[1]).toEqual(log.read('s', 4, 4)[0]);
+    expect(log.lastSeqOf('s', ['turn.started', 'turn.ended'])).toBe(4);
+    expect(log.lastSeqOf('s', ['turn.ended'])).toBe(3);
+    expect(log.lastSeqOf('s', ['plan.approved'])).toBeUndefined();
+    expect(log.lastSeqOf('missing', ['turn.started'])).toBeUndefined();
+    expect(log.sessionsEndingIn('turn.started', ['turn.started', 'turn.ended'])).toEqual(['s']);
+    expect(log.sessionsEndingIn('turn.ended', ['turn.started', 'turn.ended'])).toEqual(['t']);
+  });
+
   it('reports the head, or undefined for an unknown session', () => {
     expect(log.head('s')).toBeUndefined();
     const events = log.appendBatch('s', [draft(1), draft(2)]);

@@ -106,6 +106,31 @@ export class EventLog {
     return this.#use('log.read', () => this.#statements.range.all(session, fromSeq, toSeq, -1).map(toEvent));
   }
 
+  /** Events of `session` of the given types with `fromSeq <= seq <= toSeq`, in seq order; the rest are not parsed. */
+  readTypes(session: string, types: readonly string[], fromSeq = 1, toSeq = Number.MAX_SAFE_INTEGER): LogEvent[] {
+    checkSession(session, 'log.readTypes');
+    checkSeq(fromSeq, 'fromSeq');
+    checkSeq(toSeq, 'toSeq');
+    return this.#use('log.readTypes', () => this.#statements.rangeOfTypes.all(session, fromSeq, toSeq, JSON.stringify(types)).map(toEvent));
+  }
+
+  /**
+   * The seq of the newest event of `session` whose type is one of `types`, or `undefined`. One query over
+   * the (session, seq) key read from the head, so it costs what lies after the match, not the session's length.
+   */
+  lastSeqOf(session: string, types: readonly string[]): number | undefined {
+    checkSession(session, 'log.lastSeqOf');
+    return this.#use('log.lastSeqOf', () => this.#statements.lastSeqOfTypes.get(session, JSON.stringify(types)));
+  }
+
+  /**
+   * The sessions whose newest event among `among` types is of `type` (`'turn.started'` among the turn
+   * events: the sessions whose last turn is open), in one query probing each session from its head.
+   */
+  sessionsEndingIn(type: string, among: readonly string[]): string[] {
+    return this.#use('log.sessionsEndingIn', () => this.#statements.sessionsEndingIn.all(JSON.stringify(among), type));
+  }
+
   /**
    * The event at `seq`, only if the file proves it is as the log wrote it (its hash chains to a signed
    * checkpoint); `undefined` when it does not, or there is no such event. What a plugin that must trust

@@ -51,6 +51,20 @@ const SESSIONS_SQL = `
   LEFT JOIN events f ON f.session = ids.id AND f.seq = 1
   ORDER BY h.rowid DESC`;
 
+// Types are passed as one JSON array (`json_each`), so one prepared statement serves any list of them.
+const OF_TYPES = 'type IN (SELECT value FROM json_each(?))';
+
+// The primary key (session, seq) read backwards from the head: a probe stops at the newest match, so its
+// cost is the distance from the tail, not the session's length.
+const LAST_SEQ_OF_TYPES_SQL = `SELECT seq FROM events WHERE session = ? AND ${OF_TYPES} ORDER BY seq DESC LIMIT 1`;
+
+// The same probe once per session (skip-scan over the key): the sessions whose newest event among some
+// types is of one type (every session whose latest turn is still open, in one query).
+const SESSIONS_ENDING_IN_SQL = `
+  WITH ids(id) AS (${distinctSessions('events')})
+  SELECT id FROM ids
+  WHERE (SELECT type FROM events WHERE session = ids.id AND ${OF_TYPES} ORDER BY seq DESC LIMIT 1) = ?`;
+
 /**
  * Every statement the log runs, prepared once per connection: preparing is a large share of an append's
  * cost, and reusing statements is what lets batched appends run at tens of thousands per second.
@@ -68,6 +82,9 @@ export interface LogStatements {
   readonly sessions: Statement<[], SessionQueryRow>;
   readonly sessionIds: Statement<[], string>;
   readonly checkpointSessionIds: Statement<[], string>;
+  readonly rangeOfTypes: Statement<[string, number, number, string], EventRow>;
+  readonly lastSeqOfTypes: Statement<[string, string], number>;
+  readonly sessionsEndingIn: Statement<[string, string], string>;
 }
 
 /** Prepares the log's statements on `db`. */
@@ -87,5 +104,10 @@ export function prepareStatements(db: SqliteDatabase): LogStatements {
     sessions: db.prepare(SESSIONS_SQL),
     sessionIds: db.prepare<[], string>(distinctSessions('events')).pluck(),
     checkpointSessionIds: db.prepare<[], string>(distinctSessions('checkpoints')).pluck(),
+    rangeOfTypes: db.prepare(
+      `SELECT session, seq, ts, type, actor, payload, prev, hash FROM events WHERE session = ? AND seq BETWEEN ? AND ? AND ${OF_TYPES} ORDER BY seq`,
+    ),
+    lastSeqOfTypes: db.prepare<[string, string], number>(LAST_SEQ_OF_TYPES_SQL).pluck(),
+    sessionsEndingIn: db.prepare<[string, string], string>(SESSIONS_ENDING_IN_SQL).pluck(),
   };
 }

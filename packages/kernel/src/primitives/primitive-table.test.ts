@@ -30,6 +30,15 @@ describe('PrimitiveTable', () => {
     expect(() => table.register('p', { ...base, name: 'x', tier: 'harmless' as never })).toThrow();
   });
 
+  it('lists each primitive\'s kind, other by default, and refuses a kind ACP does not know', () => {
+    const table = new PrimitiveTable(() => undefined);
+    table.register('p', { ...base, name: 'read_file', kind: 'read' });
+    table.register('p', { ...base, name: 'x' });
+    expect(table.list().map((p) => [p.name, p.kind])).toEqual([['read_file', 'read'], ['x', 'other']]);
+    expect(() => table.register('p', { ...base, name: 'y', kind: 'teleport' as never })).toThrow(/Fix the definition/);
+    expect(() => table.register('p', { ...base, name: 'z', effect: 'shell' as never })).toThrow(/Fix the definition/);
+  });
+
   it('lists the input as JSON Schema', () => {
     const table = new PrimitiveTable(() => undefined);
     table.register('p', { ...base, name: 'x', input: z.object({ path: z.string().describe('where') }) });

@@ -3,6 +3,7 @@ import {
   HOST_NAME,
   MODEL_NAME,
   TIERS,
+  TOOL_KINDS,
   type PrimitiveDefinition,
   type PrimitiveInfo,
   type PrimitiveSource,
@@ -101,6 +102,7 @@ export class PrimitiveTable {
         description: p.description,
         tier: p.tier,
         visibility: p.visibility,
+        kind: p.kind ?? 'other',
         owner: p.owner,
         egress: p.egress ?? false,
         inputSchema: p.inputSchema,
@@ -160,6 +162,17 @@ function checkDefinition(definition: PrimitiveDefinition<unknown>): void {
       code: KernelCodes.PRIMITIVE_INVALID,
       failed_parameter: TIERS.includes(definition.tier as Tier) ? '$.handler' : '$.tier',
       expected: `tier one of ${TIERS.join(', ')} and a handler function`,
+      remediation: `Fix the definition of primitive "${definition.name}".`,
+    });
+  }
+  const kindValid = definition.kind === undefined || TOOL_KINDS.includes(definition.kind);
+  if (!kindValid || (definition.effect !== undefined && typeof definition.effect !== 'function')) {
+    throw new EnvelopeError({
+      category: 'VALIDATION_FAILED',
+      code: KernelCodes.PRIMITIVE_INVALID,
+      failed_parameter: kindValid ? '$.effect' : '$.kind',
+      received_value: kindValid ? typeof definition.effect : definition.kind,
+      expected: kindValid ? 'a function of the arguments' : `one of ${TOOL_KINDS.join(', ')}`,
       remediation: `Fix the definition of primitive "${definition.name}".`,
     });
   }

@@ -85,11 +85,22 @@ export class SessionStore {
   /** The events a session's window is built from: a fork's parent up to the fork point, then its own. */
   lineage(session: string): LogEvent[] {
     const own = this.log.read(session);
-    const created = own[0];
-    const from = created?.type === 'session.created' ? (created.payload as { forked_from?: { session: string; seq: number } }).forked_from : undefined;
+    const from = forkedFrom(own[0]);
     if (!from) return own;
     return [...this.lineage(from.session).filter((e) => e.session !== from.session || e.seq <= from.seq), ...own];
   }
+
+  /** The events of `types` in a session's lineage (see `lineage`), without reading the others. */
+  lineageOf(session: string, types: readonly string[]): LogEvent[] {
+    const own = this.log.readTypes(session, types);
+    const from = forkedFrom(this.log.read(session, 1, 1)[0]);
+    if (!from) return own;
+    return [...this.lineageOf(from.session, types).filter((e) => e.session !== from.session || e.seq <= from.seq), ...own];
+  }
+}
+
+function forkedFrom(created: LogEvent | undefined): { session: string; seq: number } | undefined {
+  return created?.type === 'session.created' ? (created.payload as { forked_from?: { session: string; seq: number } }).forked_from : undefined;
 }
 
 function toInfo(row: { id: string; created: string; updated: string; events: number; created_payload?: Record<string, unknown> }): SessionInfo {

@@ -51,6 +51,7 @@ export function createGuardedFetch(options: GuardedFetchOptions): GuardedFetch {
       name: options.name,
       targets: [{ method: request.method, url: request.url, positions: request.headers.map(([name, value]) => ({ kind: 'header', name, value })) }],
       confirmer: options.confirmer,
+      signal,
     });
     const carriesHandle = request.headers.some(([, value]) => new RegExp(SECRET_HANDLE.source).test(value));
     if (carriesHandle) {

@@ -130,4 +130,25 @@ describe('model calls on the floor', () => {
     expect(seen).toContainEqual({ type: 'model.retry', session, attempt: 2, delay_ms: 120, reason: 'rate limited (HTTP 429)' });
     expect(kernel.log.read(session).some((e) => JSON.stringify(e.payload).includes('rate limited'))).toBe(false);
   });
+
+  it('shows each reasoning block to the front end through the text layers as it arrives, but never an encrypted one', async () => {
+    kernel = memoryKernel();
+    kernel.stages.add('l1', { name: 'mask', slot: 'log', filter: (d) => ({ ...d, payload: JSON.parse(JSON.stringify(d.payload).replaceAll('hunter2', '[REDACTED]')) }) });
+    const session = kernel.sessions.create({ workspace: kernel.workspace });
+    const provider = priced([
+      [
+        { type: 'thinking', block: { text: 'the password is hunter2', signature: 's' } },
+        { type: 'thinking', block: { text: 'opaque-bytes', redacted: true } },
+        { type: 'text', text: 'done\n' },
+        { type: 'stop', reason: 'end_turn' },
+      ],
+    ]);
+    const events: FrontendEvent[] = [];
+    await kernel.run({ session, prompt: 'go', provider, strategy: simpleLoop, onEvent: (e) => events.push(e) });
+    const shown = events.filter((e) => e.type === 'delta.thought' || e.type === 'delta.text');
+    expect(shown).toEqual([
+      { type: 'delta.thought', session, text: 'the password is [REDACTED]' },
+      { type: 'delta.text', session, text: 'done\n' },
+    ]);
+  });
 });

@@ -71,6 +71,7 @@ async function streamInto(provider: ModelProvider, request: ModelRequest, signal
         deltas.toolCall(event.callId, event.name, event.argsFragment);
       } else if (event.type === 'thinking') {
         thinking.push(event.block);
+        deltas.thought(event.block);
       } else if (event.type === 'retry') {
         onEvent({ type: 'model.retry', session: request.session, attempt: event.attempt, delay_ms: Math.round(event.delayMs), reason: deltas.shown(event.reason) });
       } else if (event.type === 'tool_call') {
@@ -145,6 +146,13 @@ class ShownDeltas {
     // The name is announced at once (front ends show which tool is coming); the arguments when safe.
     const ready = redactor.push(fragment);
     if (name !== undefined || ready !== '') this.onEvent({ type: 'delta.tool_call', session: this.session, call_id: callId, name, args_fragment: ready });
+  }
+
+  /** A finished reasoning block, shown through the text layers whole; an encrypted (redacted) one is not shown. */
+  thought(block: ThinkingBlock): void {
+    if (block.redacted === true || typeof block.text !== 'string' || block.text === '') return;
+    const text = this.shown(block.text);
+    if (text !== '') this.onEvent({ type: 'delta.thought', session: this.session, text });
   }
 
   flush(): void {

@@ -1,3 +1,5 @@
+import type { WorkspaceFiles } from '@nodwyn/plugin-api';
+import type { FrontendEvent } from '@nodwyn/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { echo, memoryKernel, replies, simpleLoop } from '../../test/helpers.js';
 import type { Kernel } from '../kernel.js';
@@ -102,10 +104,13 @@ describe('the turn floor', () => {
   it('answers a call left without an outcome by a dead process before the next run', async () => {
     const session = setup();
     kernel.append(session, { type: 'message.user', actor: 'user', payload: { text: 'x' } });
+    kernel.append(session, { type: 'turn.started', actor: 'kernel', payload: { provider: 'test', strategy: 'simple' } });
     kernel.append(session, { type: 'message.assistant', actor: 'model', payload: { text: '', tool_calls: [{ id: 'lost', name: 'echo', args: { text: 'x' } }], stop_reason: 'tool_use', provider: 'test' } });
     await kernel.run({ session, prompt: 'again', provider: replies([{ text: 'ok' }]), strategy: simpleLoop });
     const repaired = kernel.log.read(session).find((e) => e.type === 'tool.failed')!;
     expect([repaired.payload.call_id, (repaired.payload.envelope as { code: string }).code]).toEqual(['lost', 'TOOL_INTERRUPTED']);
+    const ends = kernel.log.read(session).filter((e) => e.type === 'turn.ended').map((e) => e.payload.reason);
+    expect(ends).toEqual(['interrupted', 'answer']);
   });
 
   it('lets a strategy call host primitives through the guard, but never model tools', async () => {
@@ -146,5 +151,46 @@ describe('the turn floor', () => {
     await kernel.run({ session: fork, prompt: 'branch', provider, strategy: simpleLoop });
     expect(provider.requests[0]!.messages.map((m) => (m.role === 'tool' ? '' : m.text))).toEqual(['first', 'one', 'branch']);
     expect(kernel.sessions.get(fork).forkedFrom).toEqual({ session, seq: at });
+  });
+
+  it('tells the front end each model call starts right before it goes to the guard, and not for a call that never does', async () => {
+    const session = setup();
+    const seen: string[] = [];
+    kernel.primitives.register('t', { ...echo, name: 'note', handler: (a) => (seen.push(`ran ${a.text}`), { content: a.text }) });
+    const calls = [{ name: 'note', args: { text: 'a' } }, { name: 'note', args: { text: 'b' } }, { name: 'note', args: { text: 'c' } }];
+    const onEvent = (event: FrontendEvent): void => {
+      if (event.type === 'tool.started') seen.push(`started ${event.call_id} ${event.name} ${event.session === session}`);
+    };
+    await kernel.run({ session, prompt: 'go', provider: replies([{ calls }, { text: 'done' }]), strategy: simpleLoop, budgets: { maxToolCalls: 2 }, onEvent });
+    expect(seen).toEqual(['started c0_0 note true', 'ran a', 'started c0_1 note true', 'ran b']);
+  });
+
+  it('hands the run\'s workspace files to every call, nested calls and a strategy\'s host calls included', async () => {
+    const session = setup();
+    const files: WorkspaceFiles = { readText: async () => 'buffer', writeText: async () => undefined };
+    const seen: unknown[] = [];
+    kernel.primitives.register('t', { ...echo, name: 'leaf.read', visibility: 'host', handler: (_a, ctx) => (seen.push(['leaf', ctx.files]), { content: 'ok' }) });
+    kernel.primitives.register('t', {
+      ...echo,
+      name: 'outer',
+      handler: async (_a, ctx) => {
+        seen.push(['outer', ctx.files]);
+        await ctx.apply('leaf.read', { text: 'x' });
+        return { content: 'done' };
+      },
+    });
+    const strategy = {
+      id: 'host-then-model',
+      description: 'a host call, then the model',
+      async run(floor: import('@nodwyn/plugin-api').TurnFloor) {
+        await floor.callPrimitive('leaf.read', { text: 'y' });
+        return simpleLoop.run(floor);
+      },
+    };
+    await kernel.run({ session, prompt: 'go', provider: replies([{ calls: [{ name: 'outer', args: { text: 'x' } }] }, { text: 'done' }]), strategy, files });
+    expect(seen).toEqual([['leaf', files], ['outer', files], ['leaf', files]]);
+    seen.length = 0;
+    await kernel.apply({ session, name: 'outer', args: { text: 'x' }, origin: 'model' });
+    expect(seen).toEqual([['outer', undefined], ['leaf', undefined]]);
   });
 });

@@ -16,6 +16,7 @@ import {
   type ToolSpec,
   type TaintTracker,
   type TurnFloor,
+  type WorkspaceFiles,
 } from '@nodwyn/plugin-api';
 import type { FrontendEvent, ToolCall, TurnEndReason } from '@nodwyn/protocol';
 import { KernelCodes } from '../errors.js';
@@ -55,6 +56,8 @@ export interface FloorOptions {
   readonly signal: AbortSignal;
   readonly confirmer?: Confirmer;
   readonly onEvent?: (event: FrontendEvent) => void;
+  /** The workspace's files as the front end serves them; every call of the run gets them. */
+  readonly files?: WorkspaceFiles;
 }
 
 /** Why the floor stopped the run. */
@@ -175,7 +178,16 @@ export class Floor implements TurnFloor {
     if (this.deps.primitives.get(name)?.visibility === 'model') {
       throw new EnvelopeError(foreignCallEnvelope(`${name} is a model tool; only the model's own tool calls run it. A loop strategy may call host primitives only.`));
     }
-    return this.deps.guard.apply({ session: this.session, name, args, origin: 'host', signal: this.signal, confirmer: this.options.confirmer, planApproved: this.#planApproved });
+    return this.deps.guard.apply({
+      session: this.session,
+      name,
+      args,
+      origin: 'host',
+      signal: this.signal,
+      confirmer: this.options.confirmer,
+      planApproved: this.#planApproved,
+      files: this.options.files,
+    });
   }
 
   readonly plans: TurnPlans = {
@@ -200,7 +212,17 @@ export class Floor implements TurnFloor {
       const { confirmer } = this.options;
       if (!confirmer) return false;
       try {
-        return await confirmer.confirm({ session: this.session, callId: 'plan', name: 'plan', tier: 'irreversible', reason: `approve this plan before it runs:\n${plan}`, args: { plan } });
+        const answer = await confirmer.confirm({
+          session: this.session,
+          callId: 'plan',
+          name: 'plan',
+          tier: 'irreversible',
+          reason: `approve this plan before it runs:\n${plan}`,
+          args: { plan },
+          effect: 'plan',
+          signal: this.signal,
+        });
+        return typeof answer === 'boolean' ? answer : answer?.granted === true;
       } catch {
         return false;
       }
@@ -239,6 +261,7 @@ export class Floor implements TurnFloor {
       return this.#deny(call, 'budget', this.#stop!.envelope);
     }
     this.#toolCalls++;
+    this.options.onEvent?.({ type: 'tool.started', session: this.session, call_id: call.id, name: call.name });
     const result = await this.deps.guard.apply({
       session: this.session,
       name: call.name,
@@ -248,6 +271,7 @@ export class Floor implements TurnFloor {
       signal: this.signal,
       confirmer: this.options.confirmer,
       planApproved: this.#planApproved,
+      files: this.options.files,
     });
     if (result.ok) return { call, ok: true, content: result.content };
     return { call, ok: false, content: JSON.stringify(result.envelope), envelope: result.envelope };

@@ -1,7 +1,6 @@
-import { toEnvelope, type Confirmer, type Envelope, type LoopStrategy, type ModelProvider } from '@nodwyn/plugin-api';
+import { toEnvelope, type Confirmer, type Envelope, type LoopStrategy, type ModelProvider, type WorkspaceFiles } from '@nodwyn/plugin-api';
 import type { FrontendEvent, TurnEndReason } from '@nodwyn/protocol';
 import { KernelCodes } from '../errors.js';
-import { scanEvents, interruptedEnvelope } from '../sessions/window.js';
 import { DEFAULT_BUDGETS, type Budgets } from './budgets.js';
 import { Floor, type FloorDeps } from './turn-floor.js';
 
@@ -17,6 +16,13 @@ export interface RunOptions {
   readonly signal?: AbortSignal;
   readonly confirmer?: Confirmer;
   readonly onEvent?: (event: FrontendEvent) => void;
+  /** The workspace's files as the front end serves them (an editor's buffers); the file tools read and write them. */
+  readonly files?: WorkspaceFiles;
+}
+
+/** What a run needs from the kernel: the floor's needs, and closing a turn a previous process left open. */
+export interface RunDeps extends FloorDeps {
+  readonly recover: (session: string) => boolean;
 }
 
 /** How a run ended. `answer` is set when the model answered; `envelope` when it did not. */
@@ -28,14 +34,14 @@ export interface RunResult {
 }
 
 /**
- * Runs one prompt: logs it, hands the floor to the loop strategy, and logs how the run ended. Calls a
- * previous process left without an outcome are closed first, so the log answers every call exactly once.
+ * Runs one prompt: logs it, hands the floor to the loop strategy, and logs how the run ended. A turn a
+ * previous process left open is closed first (`Kernel.recover`), so the log answers every call exactly once.
  */
-export async function runTurn(deps: FloorDeps, options: RunOptions): Promise<RunResult> {
+export async function runTurn(deps: RunDeps, options: RunOptions): Promise<RunResult> {
   const { session } = options;
-  closeInterrupted(deps, session);
+  deps.recover(session);
   deps.append(session, { type: 'message.user', actor: 'user', payload: { text: options.prompt } });
-  deps.append(session, { type: 'turn.started', actor: 'kernel', payload: { provider: options.provider.id, strategy: options.strategy.id } });
+  deps.append(session, { type: 'turn.started', actor: 'kernel', payload: { provider: options.provider.id, strategy: options.strategy.id, pid: process.pid } });
   const floor = new Floor(deps, {
     session,
     provider: options.provider,
@@ -43,6 +49,7 @@ export async function runTurn(deps: FloorDeps, options: RunOptions): Promise<Run
     signal: options.signal ?? new AbortController().signal,
     confirmer: options.confirmer,
     onEvent: options.onEvent,
+    files: options.files,
   });
   let result: RunResult;
   try {
@@ -76,12 +83,5 @@ function shownResult(deps: FloorDeps, result: RunResult): RunResult {
   } catch (error) {
     // The text layers failed: nothing of the answer is shown, and the person is told why.
     return { session: result.session, reason: 'failed', envelope: toEnvelope(error, { code: KernelCodes.LOG_FILTER_FAILED }) };
-  }
-}
-
-function closeInterrupted(deps: FloorDeps, session: string): void {
-  const own = deps.sessions.lineage(session).filter((e) => e.session === session);
-  for (const call of scanEvents(own).interrupted) {
-    deps.append(session, { type: 'tool.failed', actor: 'kernel', payload: { call_id: call.id, name: call.name, envelope: interruptedEnvelope(call) } });
   }
 }

@@ -1,0 +1,35 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { canonicalJson } from '../log/event-hash.js';
+import type { RegisteredPrimitive } from '../primitives/primitive-table.js';
+
+/** Longest effect kept; a longer one is replaced by the exact-arguments effect. */
+const MAX_EFFECT_LENGTH = 512;
+
+/**
+ * What an "always" answer to this call would cover (`PrimitiveDefinition.effect`; the primitive's name when
+ * it has none). An effect function that throws, or answers something other than a short non-empty string,
+ * gives the call its exact-arguments effect (`name:sha256(canonical args)`), so a broken effect function
+ * narrows an approval to this one call instead of widening it.
+ */
+export function effectOf(primitive: RegisteredPrimitive, args: unknown, workspace: string): string {
+  if (!primitive.effect) return primitive.name;
+  try {
+    const effect = primitive.effect(args, { workspace });
+    if (typeof effect === 'string' && effect.length > 0 && effect.length <= MAX_EFFECT_LENGTH) return effect;
+  } catch {
+    // Falls through to the exact-arguments effect.
+  }
+  return exactEffect(primitive.name, args);
+}
+
+/** The effect that covers only calls with exactly these arguments. */
+export function exactEffect(name: string, args: unknown): string {
+  let text: string;
+  try {
+    text = canonicalJson(args ?? null);
+  } catch {
+    // Arguments with no canonical form cannot be matched again: an effect no other call shares.
+    text = randomUUID();
+  }
+  return `${name}:${createHash('sha256').update(text).digest('hex')}`;
+}

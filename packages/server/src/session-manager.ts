@@ -1,4 +1,4 @@
-import { KERNEL_STREAM } from '@nodwyn/kernel';
+import { KERNEL_STREAM, TURN_EVENTS } from '@nodwyn/kernel';
 import type { SessionSummary } from '@nodwyn/protocol';
 import { realpathSync, statSync } from 'node:fs';
 import type { AgentRuntime } from './agent-runtime.js';
@@ -68,7 +68,7 @@ export class SessionManager {
    * pending questions are logged as expired and its turn as interrupted, so it can be continued.
    */
   async recoverInterrupted(): Promise<readonly string[]> {
-    const open = (this.runtime.log as unknown as { openTurns?: () => string[] }).openTurns?.() ?? [];
+    const open = this.runtime.log.sessionsEndingIn('turn.started', TURN_EVENTS);
     for (const id of open) await this.open(id);
     return open;
   }

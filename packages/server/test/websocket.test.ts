@@ -38,7 +38,7 @@ describe('nodwyn serve over WebSocket', () => {
     const socket = await open(daemon.file.url, { authorization: `Bearer ${daemon.file.token}` });
     sockets.push(socket);
     const connection = app.connect(socketStream(socket));
-    await connection.agent.request('initialize', { protocolVersion: 1 });
+    await connection.agent.request('initialize', { protocolVersion: 1, clientInfo: { name: 'test-client', version: '1.0.0' } });
     return { socket, connection };
   }
 

@@ -10,22 +10,6 @@ const sessionId = z.string().min(1).max(200);
 /** An absolute path (ACP: "All paths in ACP payloads should be absolute"). */
 const absolutePath = z.string().min(1).max(4096).refine((p) => p.startsWith('/'), 'an absolute path');
 
-/** `initialize` params: the client's protocol version and what it can do for the agent. */
-export const InitializeParamsSchema = z
-  .object({
-    protocolVersion: z.number().int().nonnegative(),
-    clientCapabilities: z
-      .object({
-        fs: z.object({ readTextFile: z.boolean().optional(), writeTextFile: z.boolean().optional() }).passthrough().optional(),
-        terminal: z.boolean().optional(),
-      })
-      .passthrough()
-      .optional(),
-    clientInfo: z.object({ name: z.string(), version: z.string().optional(), title: z.string().nullish() }).passthrough().nullish(),
-    ...meta,
-  })
-  .passthrough();
-
 /** An MCP server a client asks the agent to connect (nodwyn records them; MCP comes with its own plugin). */
 const McpServerSchema = z.object({ name: z.string() }).passthrough();
 

@@ -4,7 +4,6 @@ import {
   CancelParamsSchema,
   ConfirmationAnswerParamsSchema,
   DetachParamsSchema,
-  InitializeParamsSchema,
   ListSessionsParamsSchema,
   LoadSessionParamsSchema,
   NewSessionParamsSchema,
@@ -51,7 +50,9 @@ export function agentApp(sessions: SessionManager, info: AgentInfo, onConnection
       });
       onConnection(client, closed);
     })
-    .onRequest('initialize', paramsParser(InitializeParamsSchema, 'initialize'), ({ params }): InitializeResponse => {
+    // Registered without a parser of ours, so the SDK keeps refusing every other request until this one
+    // was answered (-32600); the SDK checks its params against ACP's own schema.
+    .onRequest('initialize', ({ params }): InitializeResponse => {
       const fs = params.clientCapabilities?.fs;
       me().greet({ name: params.clientInfo?.name, fsRead: fs?.readTextFile === true, fsWrite: fs?.writeTextFile === true });
       return {

@@ -63,7 +63,9 @@ export async function startWebSocketServer(options: WebSocketServerOptions): Pro
     if (request.headers.origin !== undefined && request.headers.origin !== origin) return refuseUpgrade(socket, 403, 'Forbidden');
     if (path !== ACP_PATH) return refuseUpgrade(socket, 404, 'Not Found');
     sockets.handleUpgrade(request, socket, head, (ws) => {
-      ws.on('error', () => ws.terminate());
+      // ws closes the connection itself on a protocol error (1009 for a frame over the limit, 1002 …) and
+      // sends the close frame first; the listener only keeps the error from being thrown.
+      ws.on('error', () => undefined);
       agentApp(options.sessions, options.info, (connection, closed) => options.onConnection?.(connection, closed)).connect(socketStream(ws));
     });
   });

@@ -68,7 +68,7 @@ describe('model calls on the floor', () => {
     const provider = priced([[{ type: 'text', text: 'key TOP' }, { type: 'text', text: 'SECRET ok\nmore' }, { type: 'stop', reason: 'end_turn' }]]);
     const result = await kernel.run({ session, prompt: 'go', provider, strategy: simpleLoop, onEvent: (e) => events.push(e) });
     const shown = events.flatMap((e) => (e.type === 'delta.text' ? [e.text] : []));
-    expect(shown).toEqual(['key [R] ok\n', 'more']);
+    expect(shown).toEqual(['key ', '[R] ok\n', 'more']);
     expect(result.answer).toBe('key [R] ok\nmore');
   });
 

@@ -101,7 +101,7 @@ export function agentApp(sessions: SessionManager, info: AgentInfo, onConnection
       sessions.live(params.sessionId)?.cancel();
     })
     .onRequest(NODWYN_METHODS.attach, paramsParser(AttachParamsSchema, NODWYN_METHODS.attach), ({ params }) =>
-      answering(NODWYN_METHODS.attach, async () => ({ lastSeq: await (await sessions.open(params.sessionId)).attach(me(), params.fromSeq) })),
+      answering(NODWYN_METHODS.attach, async () => ({ lastSeq: await sessions.attach(me(), params.sessionId, params.fromSeq) })),
     )
     .onRequest(NODWYN_METHODS.detach, paramsParser(DetachParamsSchema, NODWYN_METHODS.detach), ({ params }) =>
       answering(NODWYN_METHODS.detach, () => {

@@ -6,6 +6,9 @@ import type { ClientConnection } from './client-connection.js';
 import { serverErrors } from './errors.js';
 import { LiveSession } from './live-session.js';
 
+/** Events per page sent while a session's workspace boots for an attach. */
+const EARLY_PAGE = 256;
+
 /**
  * Every session the agent serves, over one log. Sessions of different workspaces run at once, each in its
  * workspace's kernel scope; a session is live (in memory, with its clients) from `session/new`, `load`,
@@ -40,6 +43,35 @@ export class SessionManager {
       this.#opening.set(id, opening);
     }
     return opening;
+  }
+
+  /**
+   * `_nodwyn/session/attach`: the session's log events after `fromSeq`, then every live update. A session
+   * that is not live yet starts arriving at once, straight from the log, while its workspace boots; the
+   * live session then carries on from the last event sent, so nothing is sent twice or skipped.
+   */
+  async attach(connection: ClientConnection, id: string, fromSeq: number): Promise<number> {
+    const live = this.#live.get(id);
+    if (live) return live.attach(connection, fromSeq);
+    let opened: LiveSession | undefined;
+    let failed = false;
+    const opening = this.open(id).then(
+      (session) => (opened = session),
+      (error: unknown) => {
+        failed = true;
+        throw error;
+      },
+    );
+    opening.catch(() => undefined);
+    let sent = fromSeq;
+    while (opened === undefined && !failed && !connection.closed) {
+      const page = this.runtime.log.read(id, sent + 1, sent + EARLY_PAGE);
+      for (const event of page) connection.log(id, event);
+      sent += page.length;
+      if (page.length < EARLY_PAGE) break;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    return (await opening).attach(connection, sent);
   }
 
   /** The session if it is live here; nothing to cancel or answer otherwise. */

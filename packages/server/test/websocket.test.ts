@@ -117,6 +117,7 @@ describe('nodwyn serve over WebSocket', () => {
     raw.send('[1,2]');
     raw.send(Buffer.from([1, 2, 3]), { binary: true });
     raw.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: 1 } }));
+    await until(() => replies.some((r) => r.id === 1));
     raw.send(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'no/such/method', params: {} }));
     raw.send(JSON.stringify({ jsonrpc: '2.0', id: 3, method: '_nodwyn/session/attach', params: { fromSeq: -1 } }));
     await until(() => replies.length >= 6);

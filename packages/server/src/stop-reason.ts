@@ -1,5 +1,6 @@
 import type { PromptResponse, StopReason } from '@agentclientprotocol/sdk';
 import { KernelCodes, type RunResult } from '@nodwyn/kernel';
+import { EnvelopeError } from '@nodwyn/plugin-api';
 import { rpcError } from './rpc-error.js';
 
 /** Budget codes that mean the model ran out of tokens rather than of turns. */
@@ -33,6 +34,6 @@ export function promptResponse(result: RunResult, lastStop: string | undefined):
     case 'progress':
       return meta('max_turn_requests');
     default:
-      throw rpcError(result.envelope ?? new Error(`the turn ended: ${result.reason}`), 'session/prompt');
+      throw rpcError(result.envelope ? new EnvelopeError(result.envelope) : new Error(`the turn ended: ${result.reason}`), 'session/prompt');
   }
 }

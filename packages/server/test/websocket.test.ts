@@ -87,6 +87,29 @@ describe('nodwyn serve over WebSocket', () => {
     expect(String(decided?.payload.by)).toMatch(/^client-\d+:test-client$/);
   });
 
+  it('goes on when the prompting client drops mid-turn: another answers, and the log is complete and verifies', async () => {
+    sandbox.replies([{ toolCalls: [{ name: 'shell', args: { command: 'touch made.txt' } }] }, { text: 'Made it.' }]);
+    const questions: { callId: string }[] = [];
+    const watcher = recordingClient();
+    watcher.app.onNotification('_nodwyn/confirmation/requested', { parse: (p: unknown) => p as { callId: string } }, ({ params }) => {
+      questions.push(params);
+    });
+    const leaving = recordingClient();
+    const first = await join(leaving.app);
+    const second = await join(watcher.app);
+    const { sessionId } = await first.connection.agent.request('session/new', { cwd: sandbox.workspace, mcpServers: [] });
+    await second.connection.agent.request('_nodwyn/session/attach', { sessionId, fromSeq: 0 });
+    void first.connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'make it' }] }).catch(() => undefined);
+    await until(() => questions.length === 1 && leaving.asked.length === 1);
+    first.socket.terminate();
+    await until(() => daemon.sessions.live(sessionId)!.subscribers.size === 1);
+    await second.connection.agent.request('_nodwyn/confirmation/answer', { sessionId, callId: questions[0]!.callId, optionId: 'allow_once' });
+    await until(() => (watcher.logs as { event: LogEvent }[]).some((l) => l.event.type === 'turn.ended'));
+    const ended = (watcher.logs as { event: LogEvent }[]).map((l) => l.event).find((e) => e.type === 'turn.ended');
+    expect(ended?.payload.reason).toBe('answer');
+    expect(daemon.sessions.live(sessionId)!.scope.kernel.log.verify(sessionId).ok).toBe(true);
+  });
+
   it('lets a client that dropped reattach from its last seq and miss nothing, twice nothing', async () => {
     sandbox.replies([{ text: 'one' }]);
     const a = recordingClient();

@@ -6,14 +6,33 @@ import { benchCli } from './cli-bench.js';
 import { benchAppends, benchApply, benchWindow } from './kernel-bench.js';
 import { benchRedact } from './redact-bench.js';
 import { benchSandboxes } from './sandbox-bench.js';
+import { benchServe } from './serve-bench.js';
 import { benchStreaming } from './stream-bench.js';
 import { printTable, type Row } from './stats.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const dir = mkdtempSync(join(tmpdir(), 'nodwyn-bench-'));
 process.env.NODWYN_HOME = join(dir, 'home');
+
+/** The groups of rows; `npm run bench -- serve cli` runs only those named. */
+const GROUPS: Record<string, () => Row[] | Promise<Row[]>> = {
+  kernel: async () => [...benchAppends(dir), ...(await benchApply(dir)), ...benchWindow(dir)],
+  redact: () => benchRedact(),
+  cli: () => benchCli(root, dir),
+  streaming: () => benchStreaming(root, dir),
+  sandboxes: () => benchSandboxes(),
+  serve: () => benchServe(root, dir),
+};
+
+const asked = process.argv.slice(2);
+const unknown = asked.filter((name) => !(name in GROUPS));
+if (unknown.length > 0) {
+  console.error(`bench: no group ${unknown.join(', ')}; the groups are ${Object.keys(GROUPS).join(', ')}`);
+  process.exit(2);
+}
 try {
-  const rows: Row[] = [...benchAppends(dir), ...(await benchApply(dir)), ...benchWindow(dir), ...benchRedact(), ...benchCli(root, dir), ...(await benchStreaming(root, dir)), ...(await benchSandboxes())];
+  const rows: Row[] = [];
+  for (const [name, run] of Object.entries(GROUPS)) if (asked.length === 0 || asked.includes(name)) rows.push(...(await run()));
   printTable(rows);
 } finally {
   rmSync(dir, { recursive: true, force: true });

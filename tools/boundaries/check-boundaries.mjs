@@ -21,6 +21,8 @@ export const ALLOWED = {
   'scope:client': ['scope:protocol'],
   // Plugins see only the API (front ends also the client); @nodwyn/testing is for their tests.
   'type:plugin': ['scope:plugin-api', 'scope:protocol', 'scope:client', 'scope:testing'],
+  // The authoring guide's runnable code: a client of the protocol, driving the real CLI in its tests.
+  'type:example': ['scope:client', 'scope:protocol', 'scope:plugin-api', 'scope:testing', 'type:app'],
   'type:app': [
     'scope:server',
     'scope:runtime',
@@ -34,10 +36,14 @@ export const ALLOWED = {
   ],
 };
 
+/** Projects whose tests may compose real plugins without depending on them. */
+const TEST_COMPOSERS = new Set(['type:plugin', 'scope:server']);
+
 /**
  * Returns the list of violations in a graph `{ nodes: {name: {data: {tags}}}, dependencies: {name: [{target}]} }`.
- * `testOnly(source, target)` says whether a plugin reaches another plugin from its tests alone (a
- * devDependency no shipped file imports); such an edge composes plugins in a test and is allowed.
+ * `testOnly(source, target)` says whether a project reaches a plugin from its tests alone (a
+ * devDependency no shipped file imports): a plugin's tests composing other plugins, or the server's
+ * tests running the real plugins a daemon runs. Such an edge is allowed for plugins and the server.
  */
 export function violations(graph, testOnly = () => false) {
   const found = [];
@@ -52,7 +58,7 @@ export function violations(graph, testOnly = () => false) {
     for (const { target } of edges) {
       if (!graph.nodes[target]) continue; // npm packages are not projects
       const targetTag = tagOf(target);
-      if (tag === 'type:plugin' && targetTag === 'type:plugin' && testOnly(source, target)) continue;
+      if (TEST_COMPOSERS.has(tag) && targetTag === 'type:plugin' && testOnly(source, target)) continue;
       if (!ALLOWED[tag].includes(targetTag)) found.push(`${source} (${tag}) must not depend on ${target} (${targetTag})`);
     }
   }

@@ -1,6 +1,6 @@
 import { Command, CommanderError, Option } from 'commander';
 import { EXIT } from './exit-codes.js';
-import { InvalidOption, positiveInt, positiveNumber } from './option-parsers.js';
+import { InvalidOption, port, positiveInt, positiveNumber } from './option-parsers.js';
 import { VERSION } from './version.js';
 
 // Each action imports its module on demand, so `nodwyn --version` and `--help` load almost nothing.
@@ -103,6 +103,24 @@ log
   .action(async (id: string | undefined) => {
     const { logVerifyCommand } = await import('./commands/log.js');
     process.exitCode = await logVerifyCommand(id);
+  });
+
+program
+  .command('acp')
+  .description('Serve the agent to an editor over stdio (Agent Client Protocol, newline-delimited JSON): Zed, JetBrains, any ACP client.')
+  .action(async () => {
+    const { acpCommand } = await import('./commands/acp.js');
+    process.exitCode = await acpCommand();
+  });
+
+program
+  .command('serve')
+  .description('Run the daemon: the agent over WebSocket on 127.0.0.1 for every front end; writes $NODWYN_HOME/serve.json.')
+  .addOption(new Option('--port <n>', 'port to listen on (0 picks a free one; default 7420)').argParser(port('--port')))
+  .option('--stop', 'stop the daemon of this NODWYN_HOME')
+  .action(async (options: { port?: number; stop?: boolean }) => {
+    const { serveCommand } = await import('./commands/serve.js');
+    process.exitCode = await serveCommand(options);
   });
 
 program

@@ -30,3 +30,12 @@ export function positiveNumber(flag: string): (value: string) => number {
     return n;
   };
 }
+
+/** An argParser for a TCP port: a whole number from 0 (any free port) to 65535. */
+export function port(flag: string): (value: string) => number {
+  return (value) => {
+    const n = Number(value);
+    if (value.trim() === '' || !Number.isSafeInteger(n) || n < 0 || n > 65535) throw new InvalidOption(flag, value, 'a port from 0 (any free one) to 65535');
+    return n;
+  };
+}

@@ -62,8 +62,8 @@ export class CliSandbox {
   }
 
   /** Starts nodwyn and returns the child, for signals. */
-  start(args: readonly string[]) {
-    return spawn(process.execPath, [BIN, ...args], { cwd: this.workspace, env: this.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  start(args: readonly string[], extraEnv: NodeJS.ProcessEnv = {}) {
+    return spawn(process.execPath, [BIN, ...args], { cwd: this.workspace, env: { ...this.env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
   }
 
   /** The events of a session, via `nodwyn log show --json`. */

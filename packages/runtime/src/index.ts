@@ -10,3 +10,4 @@ export * from './trust-hash.js';
 export * from './trust-store.js';
 export * from './user-only-plugins.js';
 export type { WorkspaceScope } from './workspace-scope.js';
+export * from './turn-settings.js';

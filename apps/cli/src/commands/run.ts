@@ -1,7 +1,7 @@
-import { EnvelopeError, type ProviderOptions } from '@nodwyn/plugin-api';
+import { EnvelopeError } from '@nodwyn/plugin-api';
 import type { LogEvent } from '@nodwyn/protocol';
-import type { Budgets, RunResult } from '@nodwyn/kernel';
-import { withRuntime, type WorkspaceScope } from '@nodwyn/runtime';
+import type { RunResult } from '@nodwyn/kernel';
+import { budgetsFrom, providerIdFrom, providerOptionsFrom, withRuntime, type TurnFlags, type WorkspaceScope } from '@nodwyn/runtime';
 import { cliBoot } from '../cli-boot.js';
 import { confirmerFor } from '../confirmer.js';
 import { CliCodes } from '../errors.js';
@@ -12,21 +12,10 @@ import { guarded } from './guarded.js';
 import { streamPrinter } from './stream-printer.js';
 
 /** Options of `nodwyn run`. */
-export interface RunFlags {
-  provider?: string;
-  script?: string;
-  model?: string;
-  baseUrl?: string;
-  apiKey?: string;
-  api?: string;
+export interface RunFlags extends TurnFlags {
   judge?: boolean;
-  maxCost?: number;
-  session?: string;
-  loop?: string;
   json?: boolean;
   yes?: boolean;
-  maxTurns?: number;
-  maxToolCalls?: number;
 }
 
 /** `nodwyn run PROMPT`: one prompt in the current directory until the model answers or the run stops. */
@@ -37,10 +26,10 @@ export async function runCommand(prompt: string | undefined, flags: RunFlags): P
 async function run(runtime: WorkspaceScope, prompt: string | undefined, flags: RunFlags): Promise<number> {
   const { kernel, config } = runtime;
   if (flags.judge) requireJudgeProvider(config);
-  const providerId = flags.provider ?? config.provider?.default ?? 'scripted';
+  const providerId = providerIdFrom(config, flags);
   const replay = providerId === 'replay';
   // The provider is created before any session exists, so a bad script or option leaves the log untouched.
-  const provider = await kernel.providers.get(providerId).item.create(providerOptions(config, providerId, flags));
+  const provider = await kernel.providers.get(providerId).item.create(providerOptionsFrom(config, providerId, flags));
   const text = prompt ?? (replay && flags.session ? firstPrompt(runtime, flags.session) : undefined);
   if (text === undefined) {
     throw new EnvelopeError({
@@ -64,7 +53,7 @@ async function run(runtime: WorkspaceScope, prompt: string | undefined, flags: R
       provider,
       strategy: loop.item,
       strategyOwner: loop.owner,
-      budgets: budgetsFrom(runtime, flags),
+      budgets: budgetsFrom(config, flags),
       signal: controller.signal,
       confirmer: confirmerFor(flags.yes),
       onEvent: stream.onEvent,
@@ -108,18 +97,6 @@ function requireJudgeProvider(config: WorkspaceScope['config']): void {
   });
 }
 
-/**
- * The provider's options: `[provider.<id>]` from config, then the command line. Only options a person set
- * are passed, so each provider's own defaults apply to the rest.
- */
-function providerOptions(config: WorkspaceScope['config'], id: string, flags: RunFlags): ProviderOptions {
-  const section = config.provider?.[id];
-  const fromConfig = typeof section === 'object' && section !== null ? section : {};
-  const fromFlags = { model: flags.model, base_url: flags.baseUrl, api_key: flags.apiKey, api: flags.api, script: flags.script, session: flags.session };
-  const given = Object.entries(fromFlags).filter((entry): entry is [string, string] => entry[1] !== undefined);
-  return { ...fromConfig, ...Object.fromEntries(given) };
-}
-
 function printEvent(event: LogEvent, session: string): void {
   if (event.session === session) process.stdout.write(`${jsonText(event)}\n`);
 }
@@ -127,23 +104,6 @@ function printEvent(event: LogEvent, session: string): void {
 function firstPrompt(runtime: WorkspaceScope, session: string): string | undefined {
   const first = runtime.kernel.log.read(session).find((e) => e.type === 'message.user');
   return first ? String(first.payload.text) : undefined;
-}
-
-function budgetsFrom(runtime: WorkspaceScope, flags: RunFlags): Partial<Budgets> {
-  const b = runtime.config.budgets ?? {};
-  const pick = <T>(...values: (T | undefined)[]) => values.find((v) => v !== undefined);
-  const budgets: Partial<Budgets> = {
-    maxTurns: pick(flags.maxTurns, b.max_turns),
-    maxToolCalls: pick(flags.maxToolCalls, b.max_tool_calls),
-    maxTokens: b.max_tokens,
-    maxWallMs: b.max_wall_ms,
-    maxRepeats: b.max_repeats,
-    windowTokens: b.window_tokens,
-    maxRetries: b.max_retries,
-    maxCostUsd: pick(flags.maxCost, b.max_cost_usd),
-    maxToolArgsBytes: b.max_tool_args_bytes,
-  };
-  return Object.fromEntries(Object.entries(budgets).filter(([, v]) => v !== undefined));
 }
 
 function report(result: RunResult, json: boolean | undefined, streamed: boolean): number {

@@ -43,6 +43,11 @@ export interface WireStreamReply {
   readonly stop?: 'end_turn' | 'tool_use' | 'max_tokens';
   /** Pause between events, in ms, for slow streams and cancellation. */
   readonly delayMs?: number;
+  /**
+   * Each `{{sent}}` in an event is replaced, as the event is written, by the server's clock in ms
+   * (`performance.timeOrigin + performance.now()`): a client in the same process measures each delta's latency.
+   */
+  readonly stampSent?: boolean;
   readonly faults?: WireFaults;
 }
 

@@ -32,7 +32,8 @@ export async function writeWireStream(res: ServerResponse, exchange: WireExchang
     }
     const event = events[i];
     if (event === undefined) break;
-    const frame = frameEvent(event, i === malformedAt);
+    const framed = frameEvent(event, i === malformedAt);
+    const frame = reply.stampSent ? framed.replaceAll('{{sent}}', (performance.timeOrigin + performance.now()).toFixed(3)) : framed;
     if (i === cutMidEventAfter) {
       const bytes = Buffer.from(frame, 'utf8');
       res.end(Buffer.concat([Buffer.from(batch, 'utf8'), bytes.subarray(0, Math.floor(bytes.length / 2))]));

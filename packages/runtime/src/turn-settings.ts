@@ -1,0 +1,74 @@
+import type { Budgets } from '@nodwyn/kernel';
+import type { LoopStrategy, ModelProvider, ProviderOptions } from '@nodwyn/plugin-api';
+import type { Config } from './config.js';
+import type { WorkspaceScope } from './workspace-scope.js';
+
+/** What a person chose for one run on the command line; every field falls back to `config.toml`. */
+export interface TurnFlags {
+  readonly provider?: string;
+  readonly model?: string;
+  readonly baseUrl?: string;
+  readonly apiKey?: string;
+  readonly api?: string;
+  readonly script?: string;
+  readonly session?: string;
+  readonly loop?: string;
+  readonly maxTurns?: number;
+  readonly maxToolCalls?: number;
+  readonly maxCost?: number;
+}
+
+/** What one prompt runs with: the provider made for it, the loop strategy and its owner, the budgets. */
+export interface TurnSetup {
+  readonly provider: ModelProvider;
+  readonly strategy: LoopStrategy;
+  readonly strategyOwner: string;
+  readonly budgets: Partial<Budgets>;
+}
+
+/** The provider a run uses: the flag, else `[provider] default`, else the scripted one. */
+export function providerIdFrom(config: Config, flags: TurnFlags = {}): string {
+  return flags.provider ?? config.provider?.default ?? 'scripted';
+}
+
+/**
+ * The provider's options: `[provider.<id>]` from config, then the command line. Only options a person set
+ * are passed, so each provider's own defaults apply to the rest.
+ */
+export function providerOptionsFrom(config: Config, id: string, flags: TurnFlags = {}): ProviderOptions {
+  const section = config.provider?.[id];
+  const fromConfig = typeof section === 'object' && section !== null ? section : {};
+  const fromFlags = { model: flags.model, base_url: flags.baseUrl, api_key: flags.apiKey, api: flags.api, script: flags.script, session: flags.session };
+  const given = Object.entries(fromFlags).filter((entry): entry is [string, string] => entry[1] !== undefined);
+  return { ...fromConfig, ...Object.fromEntries(given) };
+}
+
+/** The budgets of a run: the flags, else `[budgets]`; what neither sets keeps the kernel's default. */
+export function budgetsFrom(config: Config, flags: TurnFlags = {}): Partial<Budgets> {
+  const b = config.budgets ?? {};
+  const pick = <T>(...values: (T | undefined)[]) => values.find((v) => v !== undefined);
+  const budgets: Partial<Budgets> = {
+    maxTurns: pick(flags.maxTurns, b.max_turns),
+    maxToolCalls: pick(flags.maxToolCalls, b.max_tool_calls),
+    maxTokens: b.max_tokens,
+    maxWallMs: b.max_wall_ms,
+    maxRepeats: b.max_repeats,
+    windowTokens: b.window_tokens,
+    maxRetries: b.max_retries,
+    maxCostUsd: pick(flags.maxCost, b.max_cost_usd),
+    maxToolArgsBytes: b.max_tool_args_bytes,
+  };
+  return Object.fromEntries(Object.entries(budgets).filter(([, v]) => v !== undefined));
+}
+
+/**
+ * Everything one prompt in `scope` runs with, as the person configured it: the provider (created now, so a
+ * bad script or option fails before anything is logged), the loop strategy and the budgets.
+ */
+export async function turnSetup(scope: WorkspaceScope, flags: TurnFlags = {}): Promise<TurnSetup> {
+  const { kernel, config } = scope;
+  const id = providerIdFrom(config, flags);
+  const provider = await kernel.providers.get(id).item.create(providerOptionsFrom(config, id, flags));
+  const loop = kernel.loops.get(flags.loop ?? config.loop?.default ?? 'default');
+  return { provider, strategy: loop.item, strategyOwner: loop.owner, budgets: budgetsFrom(config, flags) };
+}

@@ -1,0 +1,132 @@
+import { agent, PROTOCOL_VERSION, type AgentApp, type InitializeResponse } from '@agentclientprotocol/sdk';
+import {
+  AttachParamsSchema,
+  CancelParamsSchema,
+  ConfirmationAnswerParamsSchema,
+  DetachParamsSchema,
+  ListSessionsParamsSchema,
+  LoadSessionParamsSchema,
+  NewSessionParamsSchema,
+  NODWYN_METHODS,
+  PromptParamsSchema,
+  SessionsListParamsSchema,
+} from '@nodwyn/protocol';
+import { ClientConnection } from './client-connection.js';
+import { serverErrors } from './errors.js';
+import { paramsParser, rpcError } from './rpc-error.js';
+import type { SessionManager } from './session-manager.js';
+import { AVAILABLE_COMMANDS } from './slash-commands.js';
+
+/** What `initialize` says about the agent. */
+export interface AgentInfo {
+  readonly name: string;
+  readonly version: string;
+}
+
+/** Runs a handler body, turning whatever it throws into a JSON-RPC error with the envelope as `data`. */
+async function answering<T>(operation: string, body: () => Promise<T> | T): Promise<T> {
+  try {
+    return await body();
+  } catch (error) {
+    throw rpcError(error, operation);
+  }
+}
+
+/**
+ * The ACP agent for one client connection: ACP's methods and nodwyn's `_nodwyn/…` extensions over the
+ * session manager. One app per connection, so what a client declared in `initialize` (its `fs`
+ * capabilities, its name) stays with that client. `connection.closed` resolves when the client leaves.
+ */
+export function agentApp(sessions: SessionManager, info: AgentInfo, onConnection: (connection: ClientConnection, closed: Promise<void>) => void): AgentApp {
+  let client: ClientConnection | undefined;
+  const me = (): ClientConnection => client!;
+  const later = (send: () => void): void => void setImmediate(send);
+  return agent({ name: info.name })
+    .onConnect((connection) => {
+      client = new ClientConnection(connection.client);
+      const closed = connection.closed.then(() => {
+        client!.markClosed();
+        sessions.disconnect(client!);
+      });
+      onConnection(client, closed);
+    })
+    // Registered without a parser of ours, so the SDK keeps refusing every other request until this one
+    // was answered (-32600); the SDK checks its params against ACP's own schema.
+    .onRequest('initialize', ({ params }): InitializeResponse => {
+      const fs = params.clientCapabilities?.fs;
+      me().greet({ name: params.clientInfo?.name, fsRead: fs?.readTextFile === true, fsWrite: fs?.writeTextFile === true });
+      return {
+        protocolVersion: PROTOCOL_VERSION,
+        agentCapabilities: {
+          loadSession: true,
+          // nodwyn's models take text: embedded text resources are read, images and audio refused.
+          promptCapabilities: { image: false, audio: false, embeddedContext: true },
+          mcpCapabilities: { http: false, sse: false },
+          sessionCapabilities: { list: {} },
+        },
+        agentInfo: { name: info.name, title: 'nodwyn', version: info.version },
+        authMethods: [],
+      };
+    })
+    .onRequest('session/new', paramsParser(NewSessionParamsSchema, 'session/new'), ({ params }) =>
+      answering('session/new', async () => {
+        const live = await sessions.create(params.cwd);
+        live.subscribers.add(me());
+        later(() => me().update(live.id, { sessionUpdate: 'available_commands_update', availableCommands: [...AVAILABLE_COMMANDS] }));
+        return { sessionId: live.id };
+      }),
+    )
+    .onRequest('session/load', paramsParser(LoadSessionParamsSchema, 'session/load'), ({ params }) =>
+      answering('session/load', async () => {
+        const live = await sessions.open(params.sessionId);
+        await live.load(me());
+        later(() => me().update(live.id, { sessionUpdate: 'available_commands_update', availableCommands: [...AVAILABLE_COMMANDS] }));
+        return {};
+      }),
+    )
+    .onRequest('session/list', paramsParser(ListSessionsParamsSchema, 'session/list'), ({ params }) =>
+      answering('session/list', () => ({
+        sessions: sessions.list(params.cwd ? { workspace: params.cwd } : {}).map((s) => ({
+          sessionId: s.sessionId,
+          cwd: s.workspace,
+          title: s.title ?? null,
+          updatedAt: s.lastActivity,
+        })),
+      })),
+    )
+    .onRequest('session/prompt', paramsParser(PromptParamsSchema, 'session/prompt'), ({ params }) =>
+      answering('session/prompt', async () => (await sessions.open(params.sessionId)).prompt(me(), params.prompt)),
+    )
+    .onNotification('session/cancel', paramsParser(CancelParamsSchema, 'session/cancel'), ({ params }) => {
+      sessions.live(params.sessionId)?.cancel();
+    })
+    .onRequest(NODWYN_METHODS.attach, paramsParser(AttachParamsSchema, NODWYN_METHODS.attach), ({ params }) =>
+      answering(NODWYN_METHODS.attach, async () => ({ lastSeq: await sessions.attach(me(), params.sessionId, params.fromSeq) })),
+    )
+    .onRequest(NODWYN_METHODS.detach, paramsParser(DetachParamsSchema, NODWYN_METHODS.detach), ({ params }) =>
+      answering(NODWYN_METHODS.detach, () => {
+        sessions.live(params.sessionId)?.subscribers.remove(me());
+        return {};
+      }),
+    )
+    .onRequest(NODWYN_METHODS.sessionsList, paramsParser(SessionsListParamsSchema, NODWYN_METHODS.sessionsList), ({ params }) =>
+      answering(NODWYN_METHODS.sessionsList, () => ({ sessions: sessions.list(params) })),
+    )
+    .onRequest(NODWYN_METHODS.confirmationAnswer, paramsParser(ConfirmationAnswerParamsSchema, NODWYN_METHODS.confirmationAnswer), ({ params }) =>
+      answering(NODWYN_METHODS.confirmationAnswer, async () => {
+        const live = await sessions.open(params.sessionId);
+        const offers = live.broker.offers(params.callId, params.optionId);
+        if (offers === false) {
+          throw serverErrors.error('CONFIRMATION_OPTION_INVALID', {
+            operation: NODWYN_METHODS.confirmationAnswer,
+            failed_parameter: '$.optionId',
+            received_value: params.optionId,
+            expected: live.broker.pending().find((q) => q.callId === params.callId)?.options.map((o) => o.optionId).join(', '),
+            remediation: 'Answer with one of the options the question offered; a question about a secret leaving offers no "always".',
+          });
+        }
+        // A late answer (another client decided first, or the turn was cancelled) is ignored, not an error.
+        return { accepted: live.broker.answer(params.callId, params.optionId, me().label) };
+      }),
+    );
+}

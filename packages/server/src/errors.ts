@@ -1,0 +1,50 @@
+import { codedErrors } from '@nodwyn/plugin-api';
+
+/** The package name envelopes of the server carry in `plugin`. */
+export const SERVER_PACKAGE = '@nodwyn/server';
+
+/** Codes of the server's envelopes, each with the one category it travels under. */
+export const ServerCodes = {
+  /** A request's params do not match what the method takes. */
+  PARAMS_INVALID: 'VALIDATION_FAILED',
+  /** A prompt arrived for a session that is running one already; one prompt at a time per session. */
+  SESSION_BUSY: 'PRECONDITION_FAILED',
+  /** No session of the log has that id. */
+  SESSION_NOT_FOUND: 'NOT_FOUND',
+  /** `cwd` is not a folder nodwyn can work in. */
+  WORKSPACE_INVALID: 'VALIDATION_FAILED',
+  /** The session's own workspace is gone, so it cannot be continued there. */
+  WORKSPACE_MISSING: 'PRECONDITION_FAILED',
+  /** A prompt block of a kind nodwyn's models cannot take yet (image, audio, binary resource). */
+  CONTENT_UNSUPPORTED: 'VALIDATION_FAILED',
+  /** A prompt with no text in it. */
+  PROMPT_EMPTY: 'VALIDATION_FAILED',
+  /** No confirmation with that call id is pending in the session. */
+  CONFIRMATION_NOT_PENDING: 'NOT_FOUND',
+  /** An option id a confirmation did not offer (a security question offers no "always"). */
+  CONFIRMATION_OPTION_INVALID: 'VALIDATION_FAILED',
+  /** The turn failed; the envelope of why travels in `data`. */
+  TURN_FAILED: 'INTERNAL',
+  /** A request without the daemon's token (or with another). */
+  TOKEN_REQUIRED: 'AUTH_FAILED',
+  /** An HTTP path the daemon does not serve. */
+  NOT_SERVED: 'NOT_FOUND',
+  /** A frame that is not one JSON-RPC message in JSON. */
+  FRAME_INVALID: 'VALIDATION_FAILED',
+  /** The client's file read or write through ACP `fs/*` failed. */
+  CLIENT_FS_FAILED: 'TRANSPORT_FAILED',
+  /** A second daemon was started for the same NODWYN_HOME. */
+  DAEMON_RUNNING: 'PRECONDITION_FAILED',
+  /** `nodwyn serve --stop` found no daemon. */
+  DAEMON_NOT_RUNNING: 'NOT_FOUND',
+  /** The daemon could not listen on the port asked for. */
+  DAEMON_LISTEN_FAILED: 'PRECONDITION_FAILED',
+  /** The daemon did not stop within its grace period. */
+  DAEMON_STOP_TIMEOUT: 'TIMEOUT',
+} as const;
+
+/** A server error code. */
+export type ServerCode = keyof typeof ServerCodes;
+
+/** Envelope builders for the server's codes. */
+export const serverErrors = codedErrors(SERVER_PACKAGE, ServerCodes);

@@ -1,0 +1,175 @@
+import { KERNEL_STREAM, TURN_EVENTS } from '@nodwyn/kernel';
+import type { SessionSummary } from '@nodwyn/protocol';
+import { realpathSync, statSync } from 'node:fs';
+import type { AgentRuntime } from './agent-runtime.js';
+import type { ClientConnection } from './client-connection.js';
+import { serverErrors } from './errors.js';
+import { LiveSession } from './live-session.js';
+
+/** Events per page sent while a session's workspace boots for an attach. */
+const EARLY_PAGE = 256;
+
+/**
+ * Every session the agent serves, over one log. Sessions of different workspaces run at once, each in its
+ * workspace's kernel scope; a session is live (in memory, with its clients) from `session/new`, `load`,
+ * `attach` or a prompt until the agent stops. The log stays the truth: a live session is rebuilt from it,
+ * and a turn a dead process left open is closed (`kernel.recover`) before the session is served again.
+ */
+export class SessionManager {
+  readonly #live = new Map<string, LiveSession>();
+  readonly #opening = new Map<string, Promise<LiveSession>>();
+  readonly #unsubscribe: () => void;
+
+  constructor(private readonly runtime: AgentRuntime) {
+    this.#unsubscribe = runtime.log.subscribe((event) => this.#live.get(event.session)?.onLog(event));
+  }
+
+  /** `session/new`: a session in `cwd`, which must be a folder. */
+  async create(cwd: string): Promise<LiveSession> {
+    const scope = await this.runtime.scope(workspaceOf(cwd));
+    const id = scope.kernel.sessions.create({ workspace: scope.workspace });
+    const live = new LiveSession(id, scope);
+    this.#live.set(id, live);
+    return live;
+  }
+
+  /** The live session `id`, opened from the log when it is not live yet; `SESSION_NOT_FOUND` when the log has none. */
+  open(id: string): Promise<LiveSession> {
+    const live = this.#live.get(id);
+    if (live) return Promise.resolve(live);
+    let opening = this.#opening.get(id);
+    if (!opening) {
+      opening = this.#openFromLog(id).finally(() => this.#opening.delete(id));
+      this.#opening.set(id, opening);
+    }
+    return opening;
+  }
+
+  /**
+   * `_nodwyn/session/attach`: the session's log events after `fromSeq`, then every live update. A session
+   * that is not live yet starts arriving at once, straight from the log, while its workspace boots; the
+   * live session then carries on from the last event sent, so nothing is sent twice or skipped.
+   */
+  async attach(connection: ClientConnection, id: string, fromSeq: number): Promise<number> {
+    const live = this.#live.get(id);
+    if (live) return live.attach(connection, fromSeq);
+    let opened: LiveSession | undefined;
+    let failed = false;
+    const opening = this.open(id).then(
+      (session) => (opened = session),
+      (error: unknown) => {
+        failed = true;
+        throw error;
+      },
+    );
+    opening.catch(() => undefined);
+    let sent = fromSeq;
+    while (opened === undefined && !failed && !connection.closed) {
+      const page = this.runtime.log.read(id, sent + 1, sent + EARLY_PAGE);
+      for (const event of page) connection.log(id, event);
+      sent += page.length;
+      if (page.length < EARLY_PAGE) break;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    return (await opening).attach(connection, sent);
+  }
+
+  /** The session if it is live here; nothing to cancel or answer otherwise. */
+  live(id: string): LiveSession | undefined {
+    return this.#live.get(id);
+  }
+
+  /** `_nodwyn/sessions/list`: newest activity first, optionally one workspace's, at most `limit`. */
+  list(options: { workspace?: string; limit?: number } = {}): SessionSummary[] {
+    const rows = this.runtime.log.sessions().filter((row) => row.id !== KERNEL_STREAM);
+    const summaries: SessionSummary[] = [];
+    for (const row of rows) {
+      const created = (row.created_payload ?? {}) as { workspace?: string; title?: string };
+      const workspace = created.workspace ?? '';
+      if (options.workspace !== undefined && workspace !== options.workspace) continue;
+      const live = this.#live.get(row.id);
+      const title = live?.title ?? this.#loggedTitle(row.id) ?? created.title;
+      summaries.push({ sessionId: row.id, workspace, ...(title ? { title } : {}), state: live?.state ?? 'idle', lastActivity: row.updated, events: row.events });
+      if (options.limit !== undefined && summaries.length >= options.limit) break;
+    }
+    return summaries;
+  }
+
+  /**
+   * Closes every turn a dead process left open (a daemon killed with a question pending): each session's
+   * pending questions are logged as expired and its turn as interrupted, so it can be continued.
+   */
+  async recoverInterrupted(): Promise<readonly string[]> {
+    const open = this.runtime.log.sessionsEndingIn('turn.started', TURN_EVENTS);
+    for (const id of open) await this.open(id);
+    return open;
+  }
+
+  /** A client left: it is dropped from every session (a running prompt goes on for the others). */
+  disconnect(connection: ClientConnection): void {
+    for (const live of this.#live.values()) live.subscribers.remove(connection);
+  }
+
+  /** Cancels every running prompt and waits until each has logged its end. */
+  async shutdown(): Promise<void> {
+    const live = [...this.#live.values()];
+    for (const session of live) session.cancel();
+    await Promise.all(live.map((session) => session.settled()));
+    this.#unsubscribe();
+  }
+
+  /** The latest `session.titled` of a session that is not live, found from its head in one query. */
+  #loggedTitle(id: string): string | undefined {
+    const log = this.runtime.log;
+    const seq = log.lastSeqOf(id, ['session.titled']);
+    const title = seq === undefined ? undefined : log.read(id, seq, seq)[0]?.payload.title;
+    return typeof title === 'string' ? title : undefined;
+  }
+
+  async #openFromLog(id: string): Promise<LiveSession> {
+    const first = this.runtime.log.read(id, 1, 1)[0];
+    if (!first || first.type !== 'session.created' || id === KERNEL_STREAM) {
+      throw serverErrors.error('SESSION_NOT_FOUND', {
+        operation: 'session',
+        failed_parameter: '$.sessionId',
+        received_value: id,
+        remediation: 'No session has that id; list them with _nodwyn/sessions/list (or `nodwyn log list`).',
+      });
+    }
+    const workspace = String((first.payload as { workspace?: unknown }).workspace ?? '');
+    const scope = await this.runtime.scope(existingWorkspace(workspace, id));
+    scope.kernel.recover(id);
+    const live = new LiveSession(id, scope);
+    this.#live.set(id, live);
+    return live;
+  }
+}
+
+/** The real path of a folder a session may work in, or `WORKSPACE_INVALID`. */
+function workspaceOf(cwd: string): string {
+  try {
+    const real = realpathSync(cwd);
+    if (statSync(real).isDirectory()) return real;
+  } catch {
+    // Reported below, as for a file.
+  }
+  throw serverErrors.error('WORKSPACE_INVALID', {
+    operation: 'session/new',
+    failed_parameter: '$.cwd',
+    received_value: cwd,
+    expected: 'an absolute path to a folder that exists',
+    remediation: `${cwd} is not a folder nodwyn can work in; give the absolute path of the project folder.`,
+  });
+}
+
+function existingWorkspace(workspace: string, id: string): string {
+  try {
+    return workspaceOf(workspace);
+  } catch (error) {
+    throw serverErrors.error(
+      'WORKSPACE_MISSING',
+      { operation: 'session/load', received_value: workspace, remediation: `Session ${id} worked in ${workspace}, which is gone; restore the folder, or fork the session (nodwyn fork) to continue elsewhere.` },
+      error,
+    );
+  }
+}

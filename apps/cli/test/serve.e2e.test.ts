@@ -56,6 +56,19 @@ describe('nodwyn serve, the daemon, as a real process', () => {
     return started;
   }
 
+  /** A daemon with a session whose prompt waits for a person's answer to its shell call. */
+  async function questionPending() {
+    const started = await serve();
+    const client = await connectDaemon({ home: sandbox.home, clientInfo, reconnect: false });
+    const questions: ConfirmationRequested[] = [];
+    client.onEvent((e) => e.type === 'confirmation' && questions.push(e.request));
+    const { sessionId } = await client.newSession(sandbox.workspace);
+    await client.attach(sessionId, 0);
+    const prompt = client.prompt(sessionId, 'make the file').catch((e: unknown) => e);
+    await until(() => questions.length === 1);
+    return { ...started, client, sessionId, prompt };
+  }
+
   it('prints its URL, writes serve.json 0600, refuses a second daemon, and stops cleanly with --stop', async () => {
     const { url, exited } = await serve();
     expect(url).toMatch(/^ws:\/\/127\.0\.0\.1:\d+\/acp$/);
@@ -142,14 +155,7 @@ describe('nodwyn serve, the daemon, as a real process', () => {
   });
 
   it('after a SIGKILL with a question pending, restarts with the question expired, the log intact and the session going on', async () => {
-    const { child, exited } = await serve();
-    const client = await connectDaemon({ home: sandbox.home, clientInfo, reconnect: false });
-    const questions: ConfirmationRequested[] = [];
-    client.onEvent((e) => e.type === 'confirmation' && questions.push(e.request));
-    const { sessionId } = await client.newSession(sandbox.workspace);
-    await client.attach(sessionId, 0);
-    void client.prompt(sessionId, 'make the file').catch(() => undefined);
-    await until(() => questions.length === 1);
+    const { child, exited, client, sessionId } = await questionPending();
     child.kill('SIGKILL');
     await exited;
     await client.close();
@@ -171,14 +177,7 @@ describe('nodwyn serve, the daemon, as a real process', () => {
   });
 
   it('ends a running turn as cancelled on SIGTERM and closes the database cleanly', async () => {
-    const { child, exited } = await serve();
-    const client = await connectDaemon({ home: sandbox.home, clientInfo, reconnect: false });
-    const questions: ConfirmationRequested[] = [];
-    client.onEvent((e) => e.type === 'confirmation' && questions.push(e.request));
-    const { sessionId } = await client.newSession(sandbox.workspace);
-    await client.attach(sessionId, 0);
-    const prompt = client.prompt(sessionId, 'make the file').catch((e: unknown) => e);
-    await until(() => questions.length === 1);
+    const { child, exited, client, sessionId, prompt } = await questionPending();
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
     expect(await prompt).toBeDefined();

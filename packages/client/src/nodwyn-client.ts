@@ -19,6 +19,16 @@ import {
   ConfirmationAnswerParamsSchema,
   ConfirmationAnswerResultSchema,
   DetachParamsSchema,
+  FilesCompleteParamsSchema,
+  FilesCompleteResultSchema,
+  ForkParamsSchema,
+  ForkResultSchema,
+  PromptHistoryParamsSchema,
+  PromptHistoryResultSchema,
+  ProvidersConfigureParamsSchema,
+  ProvidersConfigureResultSchema,
+  ProvidersListParamsSchema,
+  ProvidersListResultSchema,
   NODWYN_METHODS,
   SessionsListParamsSchema,
   SessionsListResultSchema,
@@ -26,6 +36,7 @@ import {
   type ConnectionState,
   type FrontendClient,
   type PermissionHandler,
+  type ProviderChoice,
   type SessionSummary,
 } from '@nodwyn/protocol';
 import { backoffDelay, reconnectPolicy, sleep, type ReconnectOptions, type ReconnectPolicy } from './backoff.js';
@@ -158,6 +169,33 @@ export class NodwynClient implements FrontendClient {
     const method = NODWYN_METHODS.confirmationAnswer;
     const params = checkParams(ConfirmationAnswerParamsSchema, { sessionId, callId, optionId }, method);
     return checkResult(ConfirmationAnswerResultSchema, await this.call(method, params), method);
+  }
+
+  async fork(sessionId: string, atSeq?: number): Promise<{ sessionId: string }> {
+    const method = NODWYN_METHODS.fork;
+    const result = checkResult(ForkResultSchema, await this.call(method, checkParams(ForkParamsSchema, { sessionId, atSeq }, method)), method);
+    this.attached.add(result.sessionId);
+    return result;
+  }
+
+  async promptHistory(workspace: string, limit?: number): Promise<readonly string[]> {
+    const method = NODWYN_METHODS.promptHistory;
+    return checkResult(PromptHistoryResultSchema, await this.call(method, checkParams(PromptHistoryParamsSchema, { workspace, limit }, method)), method).prompts;
+  }
+
+  async completeFiles(workspace: string, prefix: string, limit?: number): Promise<readonly string[]> {
+    const method = NODWYN_METHODS.filesComplete;
+    return checkResult(FilesCompleteResultSchema, await this.call(method, checkParams(FilesCompleteParamsSchema, { workspace, prefix, limit }, method)), method).paths;
+  }
+
+  async listProviders(): Promise<{ providers: readonly ProviderChoice[]; configured?: { provider: string; model?: string } }> {
+    const method = NODWYN_METHODS.providersList;
+    return checkResult(ProvidersListResultSchema, await this.call(method, checkParams(ProvidersListParamsSchema, {}, method)), method);
+  }
+
+  async configureProvider(choice: { provider: string; model: string; apiKey?: string; baseUrl?: string }): Promise<{ provider: string; model: string; secret?: string; config: string }> {
+    const method = NODWYN_METHODS.providersConfigure;
+    return checkResult(ProvidersConfigureResultSchema, await this.call(method, checkParams(ProvidersConfigureParamsSchema, choice, method)), method);
   }
 
   onPermission(handler: PermissionHandler | undefined): void {

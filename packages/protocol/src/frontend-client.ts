@@ -7,7 +7,7 @@ import type {
   SessionUpdate,
 } from '@agentclientprotocol/sdk';
 import type { LogEvent } from './log-event.js';
-import type { ConfirmationRequested, SessionSummary } from './nodwyn-methods.js';
+import type { ConfirmationRequested, ProviderChoice, SessionSummary } from './nodwyn-methods.js';
 
 /** Where a client's connection stands; `reconnecting` resumes every attached session from its last seq. */
 export type ConnectionState = 'open' | 'reconnecting' | 'closed';
@@ -46,6 +46,16 @@ export interface FrontendClient {
   listSessions(options?: { workspace?: string; limit?: number }): Promise<readonly SessionSummary[]>;
   /** `_nodwyn/confirmation/answer`; `accepted` false when another answer came first. */
   answerConfirmation(sessionId: string, callId: string, optionId: string): Promise<{ accepted: boolean }>;
+  /** `_nodwyn/session/fork`: a new session from a copy of `sessionId`'s window at `atSeq`; it is attached. */
+  fork(sessionId: string, atSeq?: number): Promise<{ sessionId: string }>;
+  /** `_nodwyn/prompts/history`: the person's earlier prompts in `workspace`, newest first. */
+  promptHistory(workspace: string, limit?: number): Promise<readonly string[]>;
+  /** `_nodwyn/files/complete`: workspace paths starting with `prefix` (folders end in `/`). */
+  completeFiles(workspace: string, prefix: string, limit?: number): Promise<readonly string[]>;
+  /** `_nodwyn/providers/list`: what a first-run setup offers, and what is configured. */
+  listProviders(): Promise<{ providers: readonly ProviderChoice[]; configured?: { provider: string; model?: string } }>;
+  /** `_nodwyn/providers/configure`: sets the provider and model; the key goes to the keychain only. */
+  configureProvider(choice: { provider: string; model: string; apiKey?: string; baseUrl?: string }): Promise<{ provider: string; model: string; secret?: string; config: string }>;
   /** Who answers `session/request_permission`; without a handler the question stays for other clients. */
   onPermission(handler: PermissionHandler | undefined): void;
   /** Subscribes to every event; returns the unsubscribe function. */

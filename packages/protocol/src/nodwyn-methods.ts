@@ -15,6 +15,16 @@ export const NODWYN_METHODS = {
   sessionsList: '_nodwyn/sessions/list',
   /** Request: answer a pending confirmation with one of its options; the first answer wins. */
   confirmationAnswer: '_nodwyn/confirmation/answer',
+  /** Request: a new session starting from a copy of another's window at a seq; the new one is attached. */
+  fork: '_nodwyn/session/fork',
+  /** Request: the person's earlier prompts in a workspace, newest first (the editor's Up/Down history). */
+  promptHistory: '_nodwyn/prompts/history',
+  /** Request: workspace files whose path starts with a prefix, for `@path` completion. */
+  filesComplete: '_nodwyn/files/complete',
+  /** Request: the providers of the distribution, their models, and what is configured. */
+  providersList: '_nodwyn/providers/list',
+  /** Request: first-run setup: the provider (and model) to use, its key stored in the keychain and bound to its host. */
+  providersConfigure: '_nodwyn/providers/configure',
   /** Notification (agent → client): one log event of an attached session. */
   log: '_nodwyn/log',
   /** Notification (agent → client): a call of an attached session waits for a person. */
@@ -89,3 +99,60 @@ export const ConfirmationAnswerParamsSchema = z.object({ sessionId, callId: z.st
  * question was withdrawn by a cancel); the log's `confirmation.decided` says who decided.
  */
 export const ConfirmationAnswerResultSchema = z.object({ accepted: z.boolean() });
+
+/** `_nodwyn/session/fork` params: fork `sessionId` at `atSeq` (default: its latest event). */
+export const ForkParamsSchema = z.object({ sessionId, atSeq: z.number().int().positive().optional() }).passthrough();
+/** What `_nodwyn/session/fork` answers: the new session. */
+export const ForkResultSchema = z.object({ sessionId });
+
+/** `_nodwyn/prompts/history` params: a workspace's prompts, newest first, at most `limit` (default 200). */
+export const PromptHistoryParamsSchema = z.object({ workspace: z.string().min(1), limit: z.number().int().positive().max(5000).optional() }).passthrough();
+/** What `_nodwyn/prompts/history` answers: the prompts, newest first, each once. */
+export const PromptHistoryResultSchema = z.object({ prompts: z.array(z.string()) });
+
+/**
+ * `_nodwyn/files/complete` params: the workspace's files and folders whose relative path starts with
+ * `prefix` (ignored files and nodwyn's own folders left out), at most `limit` (default 50).
+ */
+export const FilesCompleteParamsSchema = z
+  .object({ workspace: z.string().min(1), prefix: z.string().max(4096), limit: z.number().int().positive().max(1000).optional() })
+  .passthrough();
+/** What `_nodwyn/files/complete` answers: relative paths, folders ending in `/`, shortest first. */
+export const FilesCompleteResultSchema = z.object({ paths: z.array(z.string()) });
+
+/** One provider a person can pick at setup. */
+export const ProviderChoiceSchema = z.object({
+  id: z.string(),
+  description: z.string(),
+  /** Known models, with USD per million tokens when the provider knows them. */
+  models: z.array(z.object({ id: z.string(), input: z.number().optional(), output: z.number().optional() })),
+  /** Whether it needs an API key (a local OpenAI-compatible server does not). */
+  needsKey: z.boolean(),
+  /** Whether it needs a base URL (an OpenAI-compatible server). */
+  needsBaseUrl: z.boolean(),
+});
+/** One provider a person can pick at setup. */
+export type ProviderChoice = z.infer<typeof ProviderChoiceSchema>;
+
+/** `_nodwyn/providers/list` params. */
+export const ProvidersListParamsSchema = z.object({}).passthrough().default({});
+/** What `_nodwyn/providers/list` answers: the choices, and the configured default (absent on a first run). */
+export const ProvidersListResultSchema = z.object({
+  providers: z.array(ProviderChoiceSchema),
+  configured: z.object({ provider: z.string(), model: z.string().optional() }).optional(),
+});
+
+/**
+ * `_nodwyn/providers/configure` params. The key goes to the keychain (bound to the provider's host) and
+ * never into a config file or the log; `config.toml` gets the provider, the model and the key's name.
+ */
+export const ProvidersConfigureParamsSchema = z
+  .object({
+    provider: z.string().min(1),
+    model: z.string().min(1),
+    apiKey: z.string().min(1).max(16_384).optional(),
+    baseUrl: z.string().url().optional(),
+  })
+  .passthrough();
+/** What `_nodwyn/providers/configure` answers: what was written where (never the key). */
+export const ProvidersConfigureResultSchema = z.object({ provider: z.string(), model: z.string(), secret: z.string().optional(), config: z.string() });

@@ -25,8 +25,9 @@ const AGENT: FrontendClient['agent'] = {
 
 /**
  * A client for front-end tests with no agent behind it: `newSession` answers `session-1`, `session-2`, …;
- * `prompt` ends every turn with `end_turn`; `attach` answers `lastSeq` 0; `listSessions` is empty; an
- * answered confirmation is accepted. What the front end shows comes only from events the test `emit`s.
+ * `prompt` ends every turn with `end_turn`; `attach` answers `lastSeq` 0; `listSessions`, the prompt
+ * history, file completions and providers are empty; an answered confirmation is accepted; `fork` answers
+ * a new session and `configureProvider` what it was given. What the front end shows comes only from events the test `emit`s.
  */
 export function recordingFrontendClient(): RecordingFrontendClient {
   const calls: FrontendClientCall[] = [];
@@ -57,6 +58,11 @@ export function recordingFrontendClient(): RecordingFrontendClient {
     detach: (sessionId) => call('detach', [sessionId], () => undefined),
     listSessions: (options) => call('listSessions', [options], () => []),
     answerConfirmation: (sessionId, callId, optionId) => call('answerConfirmation', [sessionId, callId, optionId], () => ({ accepted: true })),
+    fork: (sessionId, atSeq) => call('fork', [sessionId, atSeq], () => ({ sessionId: `session-${++sessions}` })),
+    promptHistory: (workspace, limit) => call('promptHistory', [workspace, limit], () => []),
+    completeFiles: (workspace, prefix, limit) => call('completeFiles', [workspace, prefix, limit], () => []),
+    listProviders: () => call('listProviders', [], () => ({ providers: [] })),
+    configureProvider: (choice) => call('configureProvider', [choice], () => ({ provider: choice.provider, model: choice.model, config: 'config.toml' })),
     onPermission(handler) {
       calls.push({ method: 'onPermission', args: [handler] });
     },

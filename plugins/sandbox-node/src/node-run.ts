@@ -140,9 +140,15 @@ export class NodeRun {
     if (channel?.writable) channel.write(`${JSON.stringify(message)}\n`);
   }
 
+  /**
+   * Console output keeps being collected after the result arrived, until the child's pipes close: the
+   * result comes over the channel (fd 3) and can overtake what the code printed to stdout just before
+   * returning, which is already in the pipe and must not be lost. Past the cap it is cut (and ends a
+   * run that has not ended yet).
+   */
   #output(text: string): void {
-    if (this.#ending || text === '') return;
-    if (!this.#logs.append(text)) this.#end({ ok: false, envelope: endings.logsCapped(this.#setup.limits.outputCap) });
+    if (text === '') return;
+    if (!this.#logs.append(text) && !this.#ending) this.#end({ ok: false, envelope: endings.logsCapped(this.#setup.limits.outputCap) });
   }
 
   /** The code's console.error goes to the logs; V8's fatal report after it only serves to recognise an out-of-memory death. */

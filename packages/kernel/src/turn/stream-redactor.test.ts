@@ -175,6 +175,9 @@ const TEXT = fc
   .map((parts) => ({ text: parts.map(([p, s]) => p.text + s).join(''), hidden: parts.map(([p]) => p.hidden).filter((h) => h !== '') }));
 const CUTS = fc.array(fc.nat({ max: 2000 }), { maxLength: 40 });
 
+/** Hundreds of generated cases each: seconds of work on a loaded 2-core machine, not a hang. */
+const PROPERTY_TIMEOUT_MS = 60_000;
+
 describe('the streaming redactor, for any text and any split', () => {
   it('shows exactly what redacting the whole text shows, never revises it, and no 4-character window of a hidden secret', () => {
     fc.assert(
@@ -196,7 +199,7 @@ describe('the streaming redactor, for any text and any split', () => {
       }),
       { numRuns: 400 },
     );
-  });
+  }, PROPERTY_TIMEOUT_MS);
 
   it('holds back only the trailing run of token characters: what was shown plus that run is all the input', () => {
     const words = fc.array(fc.tuple(fc.oneof(PROSE, body(1, 60)), SEPARATOR), { maxLength: 30 }).map((parts) => parts.map(([w, s]) => w + s).join(''));
@@ -214,5 +217,5 @@ describe('the streaming redactor, for any text and any split', () => {
       }),
       { numRuns: 300 },
     );
-  });
+  }, PROPERTY_TIMEOUT_MS);
 });

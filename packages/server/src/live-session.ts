@@ -1,12 +1,12 @@
 import type { PromptResponse, SessionUpdate } from '@agentclientprotocol/sdk';
 import type { FrontendEvent, LogEvent, PromptBlock, SessionState } from '@nodwyn/protocol';
-import { DEFAULT_BUDGETS } from '@nodwyn/kernel';
+import { DEFAULT_BUDGETS, type EventLog } from '@nodwyn/kernel';
 import type { AgentScope } from './agent-runtime.js';
 import type { ClientConnection } from './client-connection.js';
 import { ConfirmationBroker } from './confirmation-broker.js';
 import { serverErrors } from './errors.js';
 import { promptText } from './prompt-text.js';
-import { SessionProjector } from './session-projector.js';
+import { SessionProjector, type Totals } from './session-projector.js';
 import { slashCommand, titleFrom } from './slash-commands.js';
 import { promptResponse } from './stop-reason.js';
 import { Subscribers } from './subscribers.js';
@@ -41,13 +41,32 @@ export class LiveSession {
   ) {
     this.subscribers = new Subscribers(id);
     const kernel = scope.kernel;
-    this.#projector = new SessionProjector(scope.workspace, (name) => kernel.primitives.get(name)?.kind ?? 'other', () => this.#windowTokens);
+    this.#projector = new SessionProjector(scope.workspace, (name) => kernel.primitives.get(name)?.kind ?? 'other', () => this.#windowTokens, (seq) => totalsOf(kernel.log, id, seq));
     this.broker = new ConfirmationBroker(id, (callId) => {
       const call = this.#projector.call(callId);
       if (!call) return undefined;
       return { toolCallId: call.toolCallId, title: toolView(call.name, call.kind, call.args, scope.workspace).title, kind: call.kind };
     });
-    for (const event of kernel.log.read(id)) this.#learn(event);
+    this.#startFromTail(kernel.log);
+  }
+
+  /**
+   * What a live session needs of its past, read from its tail in a few indexed queries, never its whole
+   * history: the latest title, and the latest assistant message (its calls, which outcomes still to come
+   * may answer, and how it stopped). The cost totals are read when a usage update first needs them.
+   */
+  #startFromTail(log: EventLog): void {
+    const latest = (type: string): LogEvent | undefined => {
+      const seq = log.lastSeqOf(this.id, [type]);
+      return seq === undefined ? undefined : log.read(this.id, seq, seq)[0];
+    };
+    const title = latest('session.titled')?.payload.title ?? log.read(this.id, 1, 1)[0]?.payload.title;
+    if (typeof title === 'string') this.#title = title;
+    const assistant = latest('message.assistant');
+    if (assistant) {
+      this.#projector.learnCalls(assistant);
+      this.#lastStop = typeof assistant.payload.stop_reason === 'string' ? assistant.payload.stop_reason : undefined;
+    }
   }
 
   get state(): SessionState {
@@ -214,4 +233,16 @@ export class LiveSession {
     this.#chunks = [];
     for (const { kind, text } of chunks) this.subscribers.update({ sessionUpdate: kind, content: { type: 'text', text } });
   }
+}
+
+/** A session's tokens and cost before event `seq`, from its assistant messages (read only when first needed). */
+function totalsOf(log: EventLog, session: string, seq: number): Totals {
+  const totals: Totals = { input: 0, output: 0, costUsd: 0 };
+  for (const event of log.readTypes(session, ['message.assistant'], 1, seq - 1)) {
+    const p = event.payload as { usage?: { input?: number; output?: number }; cost_usd?: number };
+    totals.input += p.usage?.input ?? 0;
+    totals.output += p.usage?.output ?? 0;
+    totals.costUsd += p.cost_usd ?? 0;
+  }
+  return totals;
 }

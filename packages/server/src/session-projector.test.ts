@@ -70,3 +70,17 @@ describe('SessionProjector', () => {
     expect(p.project(event('session.titled', { title: 'Fix the bug' }), 'live')).toMatchObject([{ sessionUpdate: 'session_info_update', title: 'Fix the bug' }]);
   });
 });
+
+describe('SessionProjector from a tail', () => {
+  it('adds a live session\'s new usage to the totals before it, read once when first needed', () => {
+    const reads: number[] = [];
+    const p = new SessionProjector('/repo', () => 'other', () => 1000, (seq) => {
+      reads.push(seq);
+      return { input: 1000, output: 100, costUsd: 1.5 };
+    });
+    const first = event('message.assistant', { text: '', tool_calls: [], usage: { input: 10, output: 5 }, cost_usd: 0.25, stop_reason: 'end_turn', provider: 'p' });
+    expect(p.project(first, 'live')).toMatchObject([{ sessionUpdate: 'usage_update', cost: { amount: 1.75 } }]);
+    p.project(event('message.assistant', { text: '', tool_calls: [], usage: { input: 1, output: 1 }, cost_usd: 0.25, stop_reason: 'end_turn', provider: 'p' }), 'live');
+    expect(reads).toEqual([first.seq]);
+  });
+});

@@ -16,7 +16,7 @@ interface KnownCall {
 }
 
 /** The session's running totals, for `usage_update`. */
-interface Totals {
+export interface Totals {
   input: number;
   output: number;
   costUsd: number;
@@ -30,12 +30,17 @@ interface Totals {
  */
 export class SessionProjector {
   readonly #calls = new Map<string, KnownCall>();
-  readonly #totals: Totals = { input: 0, output: 0, costUsd: 0 };
+  #totals: Totals | undefined;
 
+  /**
+   * `earlier(seq)` gives the session's totals before event `seq`, read only when the first `usage_update`
+   * needs them; a projector shown the whole session starts from zero.
+   */
   constructor(
     private readonly workspace: string,
     private readonly kindOf: KindOf,
     private readonly windowTokens: () => number,
+    private readonly earlier: (seq: number) => Totals = () => ({ input: 0, output: 0, costUsd: 0 }),
   ) {}
 
   /** ACP's id of a model call: the seq of the message that made it, so ids stay unique across turns. */
@@ -46,6 +51,13 @@ export class SessionProjector {
   /** The call a model made, by its id, while the session is live. */
   call(callId: string): { name: string; args: unknown; kind: ToolKind; toolCallId: string } | undefined {
     return this.#calls.get(callId);
+  }
+
+  /** Learns the calls of an assistant message without projecting it (a live session starting from its tail). */
+  learnCalls(event: LogEvent): void {
+    for (const call of ((event.payload as { tool_calls?: ToolCall[] }).tool_calls ?? [])) {
+      this.#calls.set(call.id, { toolCallId: `${event.seq}:${call.id}`, name: call.name, args: call.args, kind: this.kindOf(call.name) });
+    }
   }
 
   /** The updates one event stands for (often none). */
@@ -84,15 +96,14 @@ export class SessionProjector {
       }
       if (typeof p.text === 'string' && p.text.length > 0) updates.push({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: p.text } });
     }
+    this.learnCalls(event);
     for (const call of (p.tool_calls as ToolCall[] | undefined) ?? []) {
-      const kind = this.kindOf(call.name);
-      const known = { toolCallId: `${event.seq}:${call.id}`, name: call.name, args: call.args, kind };
-      this.#calls.set(call.id, known);
-      const view = toolView(call.name, kind, call.args, this.workspace);
-      updates.push({ sessionUpdate: 'tool_call', toolCallId: known.toolCallId, title: view.title, kind, status: 'pending', locations: view.locations, rawInput: call.args });
+      const known = this.#calls.get(call.id)!;
+      const view = toolView(call.name, known.kind, call.args, this.workspace);
+      updates.push({ sessionUpdate: 'tool_call', toolCallId: known.toolCallId, title: view.title, kind: known.kind, status: 'pending', locations: view.locations, rawInput: call.args });
     }
     const usage = p.usage as Usage | undefined;
-    if (usage) updates.push(this.#usage(usage, typeof p.cost_usd === 'number' ? p.cost_usd : 0));
+    if (usage) updates.push(this.#usage(event.seq, usage, typeof p.cost_usd === 'number' ? p.cost_usd : 0));
     return updates;
   }
 
@@ -113,8 +124,8 @@ export class SessionProjector {
     ];
   }
 
-  #usage(usage: Usage, costUsd: number): SessionUpdate {
-    const totals = this.#totals;
+  #usage(seq: number, usage: Usage, costUsd: number): SessionUpdate {
+    const totals = (this.#totals ??= this.earlier(seq));
     totals.input += usage.input;
     totals.output += usage.output;
     totals.costUsd += costUsd;

@@ -1,19 +1,30 @@
 import type { AgentRuntime } from '@nodwyn/server';
-import { openRuntime, turnSetup } from '@nodwyn/runtime';
+import { configPath, openRuntime, pluginRoot, protectedFolders, repoTrust, turnSetup, withCurrentProvider } from '@nodwyn/runtime';
 import { cliBoot } from './cli-boot.js';
 
 /**
  * The runtime `nodwyn acp` and `nodwyn serve` give the agent side: the default distribution over the one
  * log of the data folder, a kernel scope per workspace, and each prompt run with what `config.toml` sets
- * (`[provider]`, `[loop]`, `[budgets]`), as `nodwyn run` does without flags.
+ * (`[provider]`, `[loop]`, `[budgets]`), as `nodwyn run` does without flags. `[provider]` is read again
+ * for every prompt, so a provider set up while the daemon runs is used by the next one; a session's own
+ * model (`/model`) goes over it.
  */
 export async function openAgentRuntime(): Promise<AgentRuntime> {
   const runtime = await openRuntime(cliBoot());
+  const configFile = configPath();
   return {
     log: runtime.log,
+    configFile,
+    protectedFolders: protectedFolders(runtime.dataDir, pluginRoot()),
     async scope(workspace) {
       const scope = await runtime.scope(workspace);
-      return { workspace: scope.workspace, kernel: scope.kernel, turn: () => turnSetup(scope) };
+      return {
+        workspace: scope.workspace,
+        kernel: scope.kernel,
+        turn: (choice) => turnSetup({ ...scope, config: withCurrentProvider(scope.config, configFile) }, choice),
+        agentCommands: () => scope.host.agentCommands(),
+        trust: () => repoTrust(scope.workspace),
+      };
     },
     close: () => runtime.close(),
   };

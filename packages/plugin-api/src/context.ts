@@ -1,4 +1,5 @@
 import type { LogEvent, Usage } from '@nodwyn/protocol';
+import type { AgentCommand } from './agent-command.js';
 import type { CliCommand } from './command.js';
 import type { Frontend } from './frontend.js';
 import type { GuardStage } from './guard.js';
@@ -86,6 +87,11 @@ export interface PluginContext {
   readonly commands: { register(command: CliCommand): void };
   /** Front ends (`frontend:<id>` in `provides`); the plugin host keeps them for the app to start. */
   readonly frontends: { register(frontend: Frontend): void };
+  /**
+   * Slash commands the agent answers itself (`agent-command:<name>` in `provides`); the plugin host keeps
+   * them and the server offers them to every front end (see `AgentCommand`).
+   */
+  readonly agentCommands: { register(command: AgentCommand): void };
   /** Appends events of this plugin to a session (actor `plugin:<name>`), through the log stages. */
   readonly events: { append(session: string, type: string, payload: Readonly<Record<string, unknown>>): void };
   /**

@@ -16,6 +16,14 @@ describe('definePlugin', () => {
     expect(plugin.manifest).toMatchObject({ provides: ['frontend:tui'], userOnlyConfig: true });
   });
 
+  it('accepts agent commands in provides, and refuses a kind it does not know', () => {
+    const plugin = definePlugin({ manifest: { name: 'p', version: '1.0.0', apiVersion: '^0.1.0', provides: ['agent-command:capabilities'] }, register: () => undefined });
+    expect(plugin.manifest.provides).toEqual(['agent-command:capabilities']);
+    expect(() => definePlugin({ manifest: { name: 'p', version: '1.0.0', apiVersion: '^0.1.0', provides: ['slash-command:x'] }, register: () => undefined })).toThrow(
+      expect.objectContaining({ envelope: expect.objectContaining({ failed_parameter: '$.provides[0]' }) }),
+    );
+  });
+
   it('refuses a user-only flag that is not a boolean, naming it', () => {
     expect(() => definePlugin({ manifest: { name: 'p', version: '1.0.0', apiVersion: '^0.1.0', userOnlyConfig: 'yes' as unknown as boolean }, register: () => undefined })).toThrow(
       expect.objectContaining({ envelope: expect.objectContaining({ failed_parameter: '$.userOnlyConfig' }) }),

@@ -1,5 +1,6 @@
 export { z } from 'zod';
 export type { Category, ClientEvent, Envelope, FrontendClient, FrontendEvent, LogEvent, PermissionOptionKind, Retryable, ToolCall, Usage } from '@nodwyn/protocol';
+export * from './agent-command.js';
 export * from './coded-errors.js';
 export * from './command.js';
 export * from './context.js';

@@ -3,6 +3,7 @@ import {
   EnvelopeError,
   HOST_NAME,
   MODEL_NAME,
+  type AgentCommand,
   type CliCommand,
   type Frontend,
   type GuardStage,
@@ -12,6 +13,8 @@ import {
   type PrimitiveSource,
   type ProviderFactory,
 } from '@nodwyn/plugin-api';
+import type { AgentCommandRegistry } from './agent-command-registry.js';
+import { assertAgentCommandShape, assertFrontendShape } from './contribution-shapes.js';
 import { hostEnvelopeInit } from './errors.js';
 import type { FrontendRegistry } from './frontend-registry.js';
 import type { KernelPort } from './kernel-port.js';
@@ -25,6 +28,7 @@ export type Contribution =
   | { readonly kind: 'guard-stage'; readonly name: string; readonly stage: GuardStage }
   | { readonly kind: 'command'; readonly name: string; readonly command: CliCommand }
   | { readonly kind: 'frontend'; readonly name: string; readonly frontend: Frontend }
+  | { readonly kind: 'agent-command'; readonly name: string; readonly command: AgentCommand }
   | { readonly kind: 'service'; readonly name: string; readonly key: symbol; readonly value: unknown; readonly permission?: Permission };
 
 /**
@@ -43,6 +47,12 @@ export function contributionKey(contribution: Contribution): string {
   return `${contribution.kind}:${contribution.name}`;
 }
 
+/** What the host keeps itself instead of handing to the kernel: contributions only the app or the server uses. */
+export interface HostRegistries {
+  readonly frontends: FrontendRegistry;
+  readonly agentCommands: AgentCommandRegistry;
+}
+
 /**
  * Holds a plugin's contributions until its `register` returned and its `provides` check passed, then
  * hands them to the kernel in one go. The KernelPort has no way to take a contribution back, so
@@ -57,13 +67,13 @@ export class ContributionBuffer {
   /**
    * @param plugin the owner passed to the kernel
    * @param owners host-wide ledger of applied `kind:name` → owner, shared by every plugin's buffer
-   * @param frontends the host's own registry, where front ends go instead of the kernel
+   * @param kept the host's own registries, where front ends and agent commands go instead of the kernel
    */
   constructor(
     private readonly plugin: string,
     private readonly kernel: KernelPort,
     private readonly owners: Map<string, string>,
-    private readonly frontends: FrontendRegistry,
+    private readonly kept: HostRegistries,
   ) {}
 
   /** Records a contribution; throws an `EnvelopeError` if registration is closed, or it is invalid or taken. */
@@ -112,14 +122,17 @@ export class ContributionBuffer {
       case 'command':
         return this.kernel.registerCommand(this.plugin, item.command);
       case 'frontend':
-        return this.frontends.add(this.plugin, item.frontend);
+        return this.kept.frontends.add(this.plugin, item.frontend);
+      case 'agent-command':
+        return this.kept.agentCommands.add(this.plugin, item.command);
       case 'service':
         root.register(item.key, { useValue: providedService(item) });
     }
   }
 
   #assertFree(contribution: Contribution): void {
-    if (contribution.kind === 'frontend') this.#assertFrontendShape(contribution.frontend);
+    if (contribution.kind === 'frontend') assertFrontendShape(this.plugin, contribution.frontend);
+    if (contribution.kind === 'agent-command') assertAgentCommandShape(this.plugin, contribution.command);
     const key = contributionKey(contribution);
     if (this.keys().includes(key)) this.#refuseDuplicate(key, `${this.plugin} itself`);
     if (contribution.kind === 'primitive') {
@@ -143,22 +156,6 @@ export class ContributionBuffer {
         received_value: definition.name,
         expected: definition.visibility === 'model' ? 'a model tool name like read_file' : 'a host primitive name like area.verb',
         remediation: `Rename primitive "${definition.name}" of ${this.plugin} to match ${pattern.source} (${definition.visibility} visibility).`,
-      }),
-    );
-  }
-
-  // A plugin written in plain JavaScript could hand over anything; the app would only find out when the
-  // person starts that front end.
-  #assertFrontendShape(frontend: Frontend | undefined): void {
-    if (frontend && typeof frontend.id === 'string' && typeof frontend.description === 'string' && typeof frontend.start === 'function') return;
-    throw new EnvelopeError(
-      hostEnvelopeInit('PLUGIN_CONTRIBUTION_INVALID', {
-        plugin: this.plugin,
-        operation: 'plugin.register',
-        failed_parameter: 'frontend',
-        received_value: Object.keys(frontend ?? {}),
-        expected: '{ id: string, description: string, start(launch) }',
-        remediation: `${this.plugin} registered a front end without an id, a description or a start function; pass an object that implements Frontend.`,
       }),
     );
   }

@@ -1,3 +1,4 @@
+export type { AgentCommandEntry } from './agent-command-registry.js';
 export * from './api-range.js';
 export * from './distribution.js';
 export type { FrontendInfo } from './frontend-registry.js';

@@ -63,6 +63,7 @@ export function createPluginContext(input: PluginContextInput): PluginContext {
     guard: { addStage: (stage) => contributions.add({ kind: 'guard-stage', name: stage.name, stage }) },
     commands: { register: (command) => contributions.add({ kind: 'command', name: command.name, command: asPersonsCommand(name, command) }) },
     frontends: { register: (frontend) => contributions.add({ kind: 'frontend', name: String(frontend?.id), frontend }) },
+    agentCommands: { register: (command) => contributions.add({ kind: 'agent-command', name: String(command?.name), command }) },
     events: { append: (session, type, payload) => kernel.appendEvent(name, session, type, payload) },
     calls: {
       session: (title) => kernel.createSession(name, title),

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { container as globalContainer, type DependencyContainer } from 'tsyringe';
 import { EnvelopeError, envelope, type Envelope, type Frontend, type Token } from '@nodwyn/plugin-api';
+import { AgentCommandRegistry, type AgentCommandEntry } from './agent-command-registry.js';
 import type { ProvidedService } from './contributions.js';
 import { assertDistributionValid, type Distribution } from './distribution.js';
 import { hostEnvelopeInit, pluginEnvelope, PLUGIN_HOST_PACKAGE } from './errors.js';
@@ -54,6 +55,7 @@ export class PluginHost {
   /** Applied `kind:name` → owning plugin, so two plugins cannot claim the same contribution. */
   readonly #owners = new Map<string, string>();
   readonly #frontends = new FrontendRegistry();
+  readonly #agentCommands = new AgentCommandRegistry();
   #records: PluginRecord[] = [];
   #order: PluginRecord[] = [];
   #plan: LoadPlan | undefined;
@@ -136,7 +138,20 @@ export class PluginHost {
   }
 
   #liveFrontends(): readonly { readonly frontend: Frontend; readonly owner: string }[] {
-    return this.#frontends.entries().filter(({ owner }) => this.#records.some((record) => record.name === owner && record.state === 'started'));
+    return this.#frontends.entries().filter(({ owner }) => this.#isStarted(owner));
+  }
+
+  /**
+   * The agent commands (slash commands the agent answers itself) of started plugins, with their owners,
+   * in registration order; the protocol server offers and runs them. Like front ends, a command of a
+   * plugin that failed in `start`, or was stopped, is not offered.
+   */
+  agentCommands(): readonly AgentCommandEntry[] {
+    return this.#agentCommands.entries().filter(({ owner }) => this.#isStarted(owner));
+  }
+
+  #isStarted(plugin: string): boolean {
+    return this.#records.some((record) => record.name === plugin && record.state === 'started');
   }
 
   /** One row per distribution entry, in distribution order, for `nodwyn plugins`. */
@@ -183,7 +198,7 @@ export class PluginHost {
     const scope = createPluginScope({
       root: this.#root,
       owners: this.#owners,
-      frontends: this.#frontends,
+      kept: { frontends: this.#frontends, agentCommands: this.#agentCommands },
       manifest: record.manifest,
       kernel: this.#options.kernel,
       settings: this.#settings,

@@ -1,7 +1,6 @@
 import type { DependencyContainer } from 'tsyringe';
 import type { PluginContext } from '@nodwyn/plugin-api';
-import { ContributionBuffer } from './contributions.js';
-import type { FrontendRegistry } from './frontend-registry.js';
+import { ContributionBuffer, type HostRegistries } from './contributions.js';
 import { createPluginContext, type PluginContextInput } from './plugin-context-factory.js';
 
 /** A loaded plugin's share of the host: its context, its pending contributions and its container. */
@@ -18,15 +17,15 @@ export interface PluginScopeInput extends Omit<PluginContextInput, 'container' |
   readonly root: DependencyContainer;
   /** Host-wide ledger of applied `kind:name` → owner. */
   readonly owners: Map<string, string>;
-  /** The host's front ends, which the plugin's front-end contributions go to. */
-  readonly frontends: FrontendRegistry;
+  /** The host's front ends and agent commands, which the plugin's contributions of those kinds go to. */
+  readonly kept: HostRegistries;
 }
 
 /** Creates a plugin's child container, contribution buffer and context. */
 export function createPluginScope(input: PluginScopeInput): PluginScope {
-  const { root, owners, frontends, ...rest } = input;
+  const { root, owners, kept, ...rest } = input;
   const container = root.createChildContainer();
-  const contributions = new ContributionBuffer(input.manifest.name, input.kernel, owners, frontends);
+  const contributions = new ContributionBuffer(input.manifest.name, input.kernel, owners, kept);
   const context = createPluginContext({ ...rest, container, contributions });
   let disposed: Promise<void> | undefined;
   return {

@@ -22,6 +22,8 @@ describe('LogEventSchema', () => {
     expect(EventPayloads['turn.ended'].safeParse({ reason: 'answer', answer: 'x' }).success).toBe(true);
     expect(EventPayloads['turn.ended'].safeParse({ reason: 'bored' }).success).toBe(false);
     expect(EventPayloads['tool.denied'].safeParse({ call_id: 'c', name: 'x', stage: 'policy' }).success).toBe(false);
+    expect(EventPayloads['session.configured'].safeParse({ provider: 'anthropic', model: 'claude-sonnet-4-5' }).success).toBe(true);
+    expect(EventPayloads['session.configured'].safeParse({ provider: 'anthropic' }).success).toBe(false);
   });
 });
 

@@ -71,6 +71,11 @@ export const EventPayloads = {
   }),
   /** A session's title, set after it was created (from its first prompt, or `/title`); the latest one counts. */
   'session.titled': z.object({ title: z.string() }),
+  /**
+   * A session's own model, chosen by the person (`/model`): the provider it belongs to and the model,
+   * over `[provider]` of config.toml for this session's later prompts; the latest one counts.
+   */
+  'session.configured': z.object({ provider: z.string().optional(), model: z.string() }),
   'message.user': z.object({ text: z.string() }),
   'message.assistant': z.object({
     text: z.string(),

@@ -9,5 +9,5 @@ export * from './runtime.js';
 export * from './trust-hash.js';
 export * from './trust-store.js';
 export * from './user-only-plugins.js';
-export type { WorkspaceScope } from './workspace-scope.js';
+export { protectedFolders, type WorkspaceScope } from './workspace-scope.js';
 export * from './turn-settings.js';

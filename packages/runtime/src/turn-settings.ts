@@ -1,6 +1,6 @@
 import type { Budgets } from '@nodwyn/kernel';
 import type { LoopStrategy, ModelProvider, ProviderOptions } from '@nodwyn/plugin-api';
-import type { Config } from './config.js';
+import { loadConfig, type Config } from './config.js';
 import type { WorkspaceScope } from './workspace-scope.js';
 
 /** What a person chose for one run on the command line; every field falls back to `config.toml`. */
@@ -24,6 +24,19 @@ export interface TurnSetup {
   readonly strategy: LoopStrategy;
   readonly strategyOwner: string;
   readonly budgets: Partial<Budgets>;
+}
+
+/**
+ * The scope's config with `[provider]` as the person's config file says it now. A daemon's scopes boot
+ * once, but the person may set up a provider while it runs (`_nodwyn/providers/configure`, or an edit of
+ * config.toml): reading that one table again before each prompt makes the next prompt use it. Only the
+ * person's own file sets `[provider]` (a repository may not, see `REPO_SETTABLE`), so nothing of the
+ * workspace's config is lost. A file that no longer parses is its envelope, as at boot.
+ */
+export function withCurrentProvider(config: Config, configFile: string): Config {
+  const { provider } = loadConfig(configFile);
+  const rest = Object.fromEntries(Object.entries(config).filter(([key]) => key !== 'provider'));
+  return provider === undefined ? rest : { ...rest, provider };
 }
 
 /** The provider a run uses: the flag, else `[provider] default`, else the scripted one. */

@@ -72,7 +72,7 @@ export async function openScope(input: ScopeInput): Promise<WorkspaceScope> {
  * nodwyn's own folders, which no file tool or sandbox door may reach: what they hold (bindings, keys, the
  * log, plugins and the config that loads them) decides the agent's authority, so only the person edits it.
  */
-function protectedFolders(data: string, config: string): ProtectedFolder[] {
+export function protectedFolders(data: string, config: string): ProtectedFolder[] {
   const folders = [{ path: data, name: "nodwyn's data folder (its log, keys and bindings)" }];
   return resolve(config) === resolve(data) ? folders : [...folders, { path: config, name: "nodwyn's config folder (its config.toml and plugins)" }];
 }

@@ -4,24 +4,34 @@ import {
   CancelParamsSchema,
   ConfirmationAnswerParamsSchema,
   DetachParamsSchema,
+  FilesCompleteParamsSchema,
+  ForkParamsSchema,
   ListSessionsParamsSchema,
   LoadSessionParamsSchema,
   NewSessionParamsSchema,
   NODWYN_METHODS,
+  PromptHistoryParamsSchema,
   PromptParamsSchema,
+  ProvidersConfigureParamsSchema,
+  ProvidersListParamsSchema,
   SessionsListParamsSchema,
 } from '@nodwyn/protocol';
 import { ClientConnection } from './client-connection.js';
 import { serverErrors } from './errors.js';
 import { paramsParser, rpcError } from './rpc-error.js';
+import type { LiveSession } from './live-session.js';
 import type { SessionManager } from './session-manager.js';
-import { AVAILABLE_COMMANDS } from './slash-commands.js';
 
 /** What `initialize` says about the agent. */
 export interface AgentInfo {
   readonly name: string;
   readonly version: string;
 }
+
+/** Prompts `_nodwyn/prompts/history` answers when the client names no limit. */
+const HISTORY_LIMIT = 200;
+/** Paths `_nodwyn/files/complete` answers when the client names no limit. */
+const COMPLETION_LIMIT = 50;
 
 /** Runs a handler body, turning whatever it throws into a JSON-RPC error with the envelope as `data`. */
 async function answering<T>(operation: string, body: () => Promise<T> | T): Promise<T> {
@@ -41,6 +51,9 @@ export function agentApp(sessions: SessionManager, info: AgentInfo, onConnection
   let client: ClientConnection | undefined;
   const me = (): ClientConnection => client!;
   const later = (send: () => void): void => void setImmediate(send);
+  // After the answer: the commands this session answers itself, its plugins' included.
+  const announceCommands = (live: LiveSession): void =>
+    later(() => me().update(live.id, { sessionUpdate: 'available_commands_update', availableCommands: live.availableCommands() }));
   return agent({ name: info.name })
     .onConnect((connection) => {
       client = new ClientConnection(connection.client);
@@ -72,7 +85,7 @@ export function agentApp(sessions: SessionManager, info: AgentInfo, onConnection
       answering('session/new', async () => {
         const live = await sessions.create(params.cwd);
         live.subscribers.add(me());
-        later(() => me().update(live.id, { sessionUpdate: 'available_commands_update', availableCommands: [...AVAILABLE_COMMANDS] }));
+        announceCommands(live);
         return { sessionId: live.id };
       }),
     )
@@ -80,7 +93,7 @@ export function agentApp(sessions: SessionManager, info: AgentInfo, onConnection
       answering('session/load', async () => {
         const live = await sessions.open(params.sessionId);
         await live.load(me());
-        later(() => me().update(live.id, { sessionUpdate: 'available_commands_update', availableCommands: [...AVAILABLE_COMMANDS] }));
+        announceCommands(live);
         return {};
       }),
     )
@@ -101,7 +114,33 @@ export function agentApp(sessions: SessionManager, info: AgentInfo, onConnection
       sessions.live(params.sessionId)?.cancel();
     })
     .onRequest(NODWYN_METHODS.attach, paramsParser(AttachParamsSchema, NODWYN_METHODS.attach), ({ params }) =>
-      answering(NODWYN_METHODS.attach, async () => ({ lastSeq: await sessions.attach(me(), params.sessionId, params.fromSeq) })),
+      answering(NODWYN_METHODS.attach, async () => {
+        const lastSeq = await sessions.attach(me(), params.sessionId, params.fromSeq);
+        const live = sessions.live(params.sessionId);
+        if (live) announceCommands(live);
+        return { lastSeq };
+      }),
+    )
+    .onRequest(NODWYN_METHODS.fork, paramsParser(ForkParamsSchema, NODWYN_METHODS.fork), ({ params }) =>
+      answering(NODWYN_METHODS.fork, async () => {
+        const live = await sessions.fork(me(), params.sessionId, params.atSeq);
+        announceCommands(live);
+        return { sessionId: live.id };
+      }),
+    )
+    .onRequest(NODWYN_METHODS.promptHistory, paramsParser(PromptHistoryParamsSchema, NODWYN_METHODS.promptHistory), ({ params }) =>
+      answering(NODWYN_METHODS.promptHistory, () => ({ prompts: sessions.promptHistory(params.workspace, params.limit ?? HISTORY_LIMIT) })),
+    )
+    .onRequest(NODWYN_METHODS.filesComplete, paramsParser(FilesCompleteParamsSchema, NODWYN_METHODS.filesComplete), ({ params }) =>
+      answering(NODWYN_METHODS.filesComplete, async () => ({ paths: await sessions.completeFiles(params.workspace, params.prefix, params.limit ?? COMPLETION_LIMIT) })),
+    )
+    .onRequest(NODWYN_METHODS.providersList, paramsParser(ProvidersListParamsSchema, NODWYN_METHODS.providersList), () =>
+      answering(NODWYN_METHODS.providersList, () => sessions.providers()),
+    )
+    .onRequest(NODWYN_METHODS.providersConfigure, paramsParser(ProvidersConfigureParamsSchema, NODWYN_METHODS.providersConfigure), ({ params }) =>
+      answering(NODWYN_METHODS.providersConfigure, () =>
+        sessions.configureProvider({ provider: params.provider, model: params.model, ...(params.apiKey === undefined ? {} : { apiKey: params.apiKey }), ...(params.baseUrl === undefined ? {} : { baseUrl: params.baseUrl }) }),
+      ),
     )
     .onRequest(NODWYN_METHODS.detach, paramsParser(DetachParamsSchema, NODWYN_METHODS.detach), ({ params }) =>
       answering(NODWYN_METHODS.detach, () => {

@@ -41,6 +41,28 @@ export const ServerCodes = {
   DAEMON_LISTEN_FAILED: 'PRECONDITION_FAILED',
   /** The daemon did not stop within its grace period. */
   DAEMON_STOP_TIMEOUT: 'TIMEOUT',
+  /** A file-completion prefix that reaches out of the workspace (absolute, `..`, a NUL byte). */
+  PREFIX_INVALID: 'VALIDATION_FAILED',
+  /** A workspace inside one of nodwyn's own folders, whose files no front end may list. */
+  WORKSPACE_PROTECTED: 'PERMISSION_DENIED',
+  /** Provider setup named a provider the distribution does not offer. */
+  PROVIDER_UNKNOWN: 'VALIDATION_FAILED',
+  /** A model the provider does not list (and config.toml does not price). */
+  MODEL_UNKNOWN: 'VALIDATION_FAILED',
+  /** A base URL that is not http(s), or none for a provider that needs one. */
+  BASE_URL_INVALID: 'VALIDATION_FAILED',
+  /** A provider that needs an API key was set up without one, and none is stored for it. */
+  API_KEY_REQUIRED: 'VALIDATION_FAILED',
+  /** A key for a provider whose host nodwyn does not know, without a base URL to bind it to. */
+  KEY_HOST_UNKNOWN: 'VALIDATION_FAILED',
+  /** The distribution lacks the keychain's or the egress plugin's command that provider setup runs. */
+  SETUP_UNAVAILABLE: 'PRECONDITION_FAILED',
+  /** A keychain or egress command that provider setup ran refused its input. */
+  SETUP_COMMAND_FAILED: 'PRECONDITION_FAILED',
+  /** config.toml could not be written. */
+  CONFIG_WRITE_FAILED: 'PRECONDITION_FAILED',
+  /** An agent command failed (a plugin's threw something that is not an envelope). */
+  COMMAND_FAILED: 'INTERNAL',
 } as const;
 
 /** A server error code. */

@@ -1,13 +1,16 @@
-import type { PromptResponse, SessionUpdate } from '@agentclientprotocol/sdk';
+import type { AvailableCommand, PromptResponse, SessionUpdate } from '@agentclientprotocol/sdk';
 import type { FrontendEvent, LogEvent, PromptBlock, SessionState } from '@nodwyn/protocol';
 import { DEFAULT_BUDGETS, type EventLog } from '@nodwyn/kernel';
+import type { Config } from '@nodwyn/runtime';
+import { runAgentCommand } from './agent-command-runner.js';
 import type { AgentScope } from './agent-runtime.js';
 import type { ClientConnection } from './client-connection.js';
 import { ConfirmationBroker } from './confirmation-broker.js';
 import { serverErrors } from './errors.js';
 import { promptText } from './prompt-text.js';
 import { SessionProjector, type Totals } from './session-projector.js';
-import { slashCommand, titleFrom } from './slash-commands.js';
+import { sessionChoice } from './session-choice.js';
+import { availableCommands, slashCommand, titleFrom } from './slash-commands.js';
 import { promptResponse } from './stop-reason.js';
 import { Subscribers } from './subscribers.js';
 import { toolView } from './tool-view.js';
@@ -35,9 +38,11 @@ export class LiveSession {
   #chunks: Chunk[] = [];
   #flushScheduled = false;
 
+  /** @param personConfig the person's config.toml as it is now, for the commands that read it (`/model`). */
   constructor(
     readonly id: string,
     readonly scope: AgentScope,
+    private readonly personConfig: () => Config,
   ) {
     this.subscribers = new Subscribers(id);
     const kernel = scope.kernel;
@@ -79,6 +84,11 @@ export class LiveSession {
     return this.#title;
   }
 
+  /** The slash commands this session answers itself: the agent's own, then its plugins'. */
+  availableCommands(): AvailableCommand[] {
+    return availableCommands(this.scope.agentCommands());
+  }
+
   /** Called with each event of this session as the log commits it. */
   onLog(event: LogEvent): void {
     this.#flush();
@@ -104,9 +114,9 @@ export class LiveSession {
     this.#running = { controller, prompter: connection };
     this.subscribers.add(connection);
     try {
-      const command = slashCommand(text);
-      if (command) return this.#command(command.name, command.input);
-      const setup = await this.scope.turn();
+      const command = slashCommand(text, this.availableCommands());
+      if (command) return await this.#command(command.name, command.input, controller.signal);
+      const setup = await this.scope.turn(sessionChoice(this.scope.kernel, this.id));
       this.#windowTokens = setup.budgets.windowTokens ?? DEFAULT_BUDGETS.windowTokens;
       if (this.#title === undefined) this.#append('session.titled', { title: titleFrom(text) });
       const result = await this.scope.kernel.run({
@@ -180,20 +190,12 @@ export class LiveSession {
     return head;
   }
 
-  #command(name: string, input: string): PromptResponse {
-    if (name === 'title') {
-      const title = titleFrom(input);
-      if (title.length === 0) return this.#say('Give the title after the command: /title Fix the parser.');
-      this.#append('session.titled', { title });
-      return this.#say(`Title set: ${title}`);
-    }
-    const tools = this.scope.kernel.primitives.list().filter((p) => p.visibility === 'model');
-    return this.#say(tools.map((t) => `- ${t.name} (${t.tier}): ${t.description.split('\n')[0]}`).join('\n'));
-  }
-
-  #say(text: string): PromptResponse {
-    this.subscribers.update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: this.scope.kernel.shown(this.id, text) } });
-    return { stopReason: 'end_turn' };
+  /** A slash command: its text (through the text layers) to every client, its envelope in `_meta` when it failed. */
+  async #command(name: string, input: string, signal: AbortSignal): Promise<PromptResponse> {
+    const outcome = await runAgentCommand(name, { session: this.id, scope: this.scope, input, signal, personConfig: this.personConfig });
+    this.subscribers.update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: this.scope.kernel.shown(this.id, outcome.text) } });
+    if (signal.aborted) return { stopReason: 'cancelled' };
+    return outcome.envelope ? { stopReason: 'end_turn', _meta: { nodwyn: { envelope: outcome.envelope } } } : { stopReason: 'end_turn' };
   }
 
   #append(type: string, payload: Record<string, unknown>): void {

@@ -1,10 +1,25 @@
 import { KERNEL_STREAM, TURN_EVENTS } from '@nodwyn/kernel';
-import type { SessionSummary } from '@nodwyn/protocol';
-import { realpathSync, statSync } from 'node:fs';
-import type { AgentRuntime } from './agent-runtime.js';
+import type { ProviderChoice, SessionSummary } from '@nodwyn/protocol';
+import { loadConfig, type Config } from '@nodwyn/runtime';
+import { realpathSync } from 'node:fs';
+import type { AgentRuntime, AgentScope } from './agent-runtime.js';
 import type { ClientConnection } from './client-connection.js';
 import { serverErrors } from './errors.js';
+import { completeFiles } from './file-completion.js';
 import { LiveSession } from './live-session.js';
+import { promptHistory } from './prompt-history.js';
+import { configuredProvider, providerChoices } from './provider-choices.js';
+import { configureProvider, type ProviderSetup, type ProviderSetupResult } from './provider-setup.js';
+import { workspaceOf } from './workspace-folder.js';
+
+/** How the session manager serves what belongs to no session. */
+export interface SessionManagerOptions {
+  /**
+   * The workspace whose scope answers what no session's workspace decides (the providers a person may
+   * set up: every scope loads the same distribution): the daemon's current directory by default.
+   */
+  readonly defaultWorkspace?: string;
+}
 
 /** Events per page sent while a session's workspace boots for an attach. */
 const EARLY_PAGE = 256;
@@ -20,7 +35,15 @@ export class SessionManager {
   readonly #opening = new Map<string, Promise<LiveSession>>();
   readonly #unsubscribe: () => void;
 
-  constructor(private readonly runtime: AgentRuntime) {
+  readonly #defaultWorkspace: string;
+  readonly #personConfig: () => Config;
+
+  constructor(
+    private readonly runtime: AgentRuntime,
+    options: SessionManagerOptions = {},
+  ) {
+    this.#defaultWorkspace = options.defaultWorkspace ?? process.cwd();
+    this.#personConfig = () => loadConfig(runtime.configFile);
     this.#unsubscribe = runtime.log.subscribe((event) => this.#live.get(event.session)?.onLog(event));
   }
 
@@ -28,9 +51,43 @@ export class SessionManager {
   async create(cwd: string): Promise<LiveSession> {
     const scope = await this.runtime.scope(workspaceOf(cwd));
     const id = scope.kernel.sessions.create({ workspace: scope.workspace });
-    const live = new LiveSession(id, scope);
-    this.#live.set(id, live);
-    return live;
+    return this.#serve(id, scope);
+  }
+
+  /**
+   * `_nodwyn/session/fork`: a new session in the same workspace whose window starts as `id`'s at `atSeq`
+   * (default: its latest event), live and attached to `connection` like an attach from seq 0.
+   * `SESSION_NOT_FOUND` for an unknown session; a seq out of range is the kernel's envelope.
+   */
+  async fork(connection: ClientConnection, id: string, atSeq?: number): Promise<LiveSession> {
+    const parent = await this.open(id);
+    const child = this.#serve(parent.scope.kernel.sessions.fork(id, atSeq), parent.scope);
+    await child.attach(connection, 0);
+    return child;
+  }
+
+  /** `_nodwyn/prompts/history`: the person's prompts in `workspace` (a folder), newest first, each once. */
+  promptHistory(workspace: string, limit: number): string[] {
+    return promptHistory(this.runtime.log, workspaceOf(workspace, 'prompts/history', '$.workspace'), limit);
+  }
+
+  /** `_nodwyn/files/complete`: the workspace's paths starting with `prefix`, shortest first. */
+  completeFiles(workspace: string, prefix: string, limit: number): Promise<string[]> {
+    const real = workspaceOf(workspace, 'files/complete', '$.workspace');
+    return completeFiles({ workspace: real, prefix, limit, protectedFolders: this.runtime.protectedFolders });
+  }
+
+  /** `_nodwyn/providers/list`: the providers a person may set up, and what config.toml configures. */
+  async providers(): Promise<{ providers: ProviderChoice[]; configured?: { provider: string; model?: string } }> {
+    const config = this.#personConfig();
+    const kernel = (await this.#defaultScope()).kernel;
+    const configured = configuredProvider(config);
+    return { providers: providerChoices(kernel, config), ...(configured ? { configured } : {}) };
+  }
+
+  /** `_nodwyn/providers/configure`: first-run setup (see `configureProvider`); the next prompt of any session uses it. */
+  async configureProvider(request: ProviderSetup): Promise<ProviderSetupResult> {
+    return configureProvider((await this.#defaultScope()).kernel, this.runtime.configFile, request);
   }
 
   /** The live session `id`, opened from the log when it is not live yet; `SESSION_NOT_FOUND` when the log has none. */
@@ -139,27 +196,18 @@ export class SessionManager {
     const workspace = String((first.payload as { workspace?: unknown }).workspace ?? '');
     const scope = await this.runtime.scope(existingWorkspace(workspace, id));
     scope.kernel.recover(id);
-    const live = new LiveSession(id, scope);
+    return this.#serve(id, scope);
+  }
+
+  #serve(id: string, scope: AgentScope): LiveSession {
+    const live = new LiveSession(id, scope, this.#personConfig);
     this.#live.set(id, live);
     return live;
   }
-}
 
-/** The real path of a folder a session may work in, or `WORKSPACE_INVALID`. */
-function workspaceOf(cwd: string): string {
-  try {
-    const real = realpathSync(cwd);
-    if (statSync(real).isDirectory()) return real;
-  } catch {
-    // Reported below, as for a file.
+  #defaultScope(): Promise<AgentScope> {
+    return this.runtime.scope(realpathSync(this.#defaultWorkspace));
   }
-  throw serverErrors.error('WORKSPACE_INVALID', {
-    operation: 'session/new',
-    failed_parameter: '$.cwd',
-    received_value: cwd,
-    expected: 'an absolute path to a folder that exists',
-    remediation: `${cwd} is not a folder nodwyn can work in; give the absolute path of the project folder.`,
-  });
 }
 
 function existingWorkspace(workspace: string, id: string): string {

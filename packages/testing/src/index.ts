@@ -1,3 +1,4 @@
+export * from './agent-command/index.js';
 export * from './conformance.js';
 export * from './drain-stream.js';
 export * from './echo-plugin.js';

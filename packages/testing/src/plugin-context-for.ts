@@ -24,6 +24,7 @@ export function pluginContextFor(plugin: PluginDefinition, overrides: Partial<Pl
     guard: { addStage: () => unused('guard.addStage') },
     commands: { register: () => unused('commands.register') },
     frontends: { register: () => unused('frontends.register') },
+    agentCommands: { register: () => unused('agentCommands.register') },
     events: { append: () => unused('events.append') },
     calls: { session: () => unused('calls.session'), apply: () => unused('calls.apply') },
     services: { provide: () => unused('services.provide'), get: () => unused('services.get') },

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import type { CliCommand, CommandIO, PluginContext } from '@nodwyn/plugin-api';
 import { describeGrants, type CapabilityVersion } from './capability.js';
 import type { ExampleOutcome } from './examples.js';
+import { capabilityRows } from './capability-rows.js';
 import { notFound, type Registry } from './registry.js';
 
 const USAGE = [
@@ -94,18 +95,7 @@ function usageProblem(action: string | undefined, names: readonly string[], opti
 }
 
 function list(registry: Registry, io: CommandIO, json: boolean): number {
-  // The current version of each, checked against its hash: an edited row is listed as `tampered`.
-  type Row = Omit<CapabilityVersion, 'status'> & { status: CapabilityVersion['status'] | 'tampered' };
-  const rows = registry.names().flatMap((name): Row[] => {
-    const current = registry.peek(name);
-    if (!current) return [];
-    try {
-      registry.current(name);
-      return [current];
-    } catch {
-      return [{ ...current, status: 'tampered' as const }];
-    }
-  });
+  const rows = capabilityRows(registry);
   if (json) {
     io.write(`${JSON.stringify(rows.map(({ code: _code, compiled: _compiled, examples: _examples, ...rest }) => rest), null, 2)}\n`);
     return EXIT_OK;

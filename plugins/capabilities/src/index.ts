@@ -1,6 +1,7 @@
 import { definePlugin } from '@nodwyn/plugin-api';
 import { admissionProof } from './admission-proof.js';
 import { authorOf } from './author.js';
+import { capabilitiesAgentCommand } from './capabilities-agent-command.js';
 import { Capabilities } from './capabilities.js';
 import { capabilityCommand } from './capability-command.js';
 import { readConfig } from './config.js';
@@ -32,6 +33,7 @@ export const capabilitiesPlugin = definePlugin({
       'primitive-source:capabilities',
       'guard-stage:capability-registration',
       'command:capability',
+      'agent-command:capabilities',
     ],
     requires: [],
     permissions: ['log.read'],
@@ -51,6 +53,7 @@ export const capabilitiesPlugin = definePlugin({
     ctx.primitives.addSource(capabilitySource(registry, capabilities));
     ctx.guard.addStage(registrationPolicy(capabilities, config));
     ctx.commands.register(capabilityCommand(ctx, registry));
+    ctx.agentCommands.register(capabilitiesAgentCommand(registry));
   },
 });
 

@@ -1,0 +1,36 @@
+import { AGENT_COMMAND_NAME, EnvelopeError, RESERVED_AGENT_COMMANDS, type AgentCommand, type Frontend } from '@nodwyn/plugin-api';
+import { hostEnvelopeInit } from './errors.js';
+
+// A plugin written in plain JavaScript could hand over anything; the app would only find out when the
+// person starts that front end, or types that command.
+
+/** Refuses a front end that is not `{ id, description, start }`. */
+export function assertFrontendShape(plugin: string, frontend: Frontend | undefined): void {
+  if (frontend && typeof frontend.id === 'string' && typeof frontend.description === 'string' && typeof frontend.start === 'function') return;
+  throw invalid(plugin, 'frontend', Object.keys(frontend ?? {}), '{ id: string, description: string, start(launch) }', `${plugin} registered a front end without an id, a description or a start function; pass an object that implements Frontend.`);
+}
+
+/** Refuses an agent command that is not `{ name, description, hint?, run }`, has a bad name, or takes a reserved one. */
+export function assertAgentCommandShape(plugin: string, command: AgentCommand | undefined): void {
+  const shaped =
+    command !== undefined &&
+    typeof command.name === 'string' &&
+    typeof command.description === 'string' &&
+    typeof command.run === 'function' &&
+    (command.hint === undefined || typeof command.hint === 'string');
+  if (!shaped) {
+    throw invalid(plugin, 'agentCommand', Object.keys(command ?? {}), '{ name: string, description: string, hint?: string, run(input) }', `${plugin} registered an agent command without a name, a description or a run function; pass an object that implements AgentCommand.`);
+  }
+  if (!AGENT_COMMAND_NAME.test(command.name)) {
+    throw invalid(plugin, 'agentCommand.name', command.name, `a name matching ${AGENT_COMMAND_NAME.source}`, `Rename the agent command "${command.name}" of ${plugin}: lowercase letters, digits and dashes, starting with a letter, at most 32.`);
+  }
+  if (RESERVED_AGENT_COMMANDS.includes(command.name)) {
+    throw invalid(plugin, 'agentCommand.name', command.name, `a name other than ${RESERVED_AGENT_COMMANDS.join(', ')}`, `/${command.name} is the agent's or a front end's own command; ${plugin} must pick another name for its command.`);
+  }
+}
+
+function invalid(plugin: string, parameter: string, received: unknown, expected: string, remediation: string): EnvelopeError {
+  return new EnvelopeError(
+    hostEnvelopeInit('PLUGIN_CONTRIBUTION_INVALID', { plugin, operation: 'plugin.register', failed_parameter: parameter, received_value: received, expected, remediation }),
+  );
+}

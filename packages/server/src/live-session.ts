@@ -1,13 +1,14 @@
 import type { PromptResponse, SessionUpdate } from '@agentclientprotocol/sdk';
 import type { FrontendEvent, LogEvent, PromptBlock, SessionState } from '@nodwyn/protocol';
 import { DEFAULT_BUDGETS } from '@nodwyn/kernel';
+import { titleFrom } from '@nodwyn/runtime';
 import type { AgentScope } from './agent-runtime.js';
 import type { ClientConnection } from './client-connection.js';
 import { ConfirmationBroker } from './confirmation-broker.js';
 import { serverErrors } from './errors.js';
 import { promptText } from './prompt-text.js';
 import { SessionProjector } from './session-projector.js';
-import { slashCommand, titleFrom } from './slash-commands.js';
+import { slashCommand } from './slash-commands.js';
 import { promptResponse } from './stop-reason.js';
 import { Subscribers } from './subscribers.js';
 import { toolView } from './tool-view.js';

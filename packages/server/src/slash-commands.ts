@@ -12,12 +12,3 @@ export function slashCommand(text: string): { name: string; input: string } | un
   if (!match || !AVAILABLE_COMMANDS.some((c) => c.name === match[1])) return undefined;
   return { name: match[1]!, input: (match[2] ?? '').trim() };
 }
-
-/** Longest title kept; a title is one line. */
-export const TITLE_MAX = 80;
-
-/** A session title from free text (the first prompt, or `/title`): its first line, cut. */
-export function titleFrom(text: string): string {
-  const line = text.trim().split('\n')[0]!.replace(/\s+/g, ' ').trim();
-  return line.length > TITLE_MAX ? `${line.slice(0, TITLE_MAX - 1)}…` : line;
-}

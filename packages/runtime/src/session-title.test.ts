@@ -1,5 +1,6 @@
+import { EventLog } from '@nodwyn/kernel';
 import { describe, expect, it } from 'vitest';
-import { TITLE_MAX, titleFrom } from './session-title.js';
+import { latestTitle, TITLE_MAX, titleFrom } from './session-title.js';
 
 describe('titleFrom', () => {
   it('keeps the first line of the text, its spaces folded', () => {
@@ -14,5 +15,23 @@ describe('titleFrom', () => {
 
   it('is empty for blank text, so a caller can refuse it', () => {
     expect(titleFrom(' \n ')).toBe('');
+  });
+});
+
+describe('latestTitle', () => {
+  it("is the latest session.titled's title, and undefined before any", () => {
+    const log = EventLog.open({ path: ':memory:', key: Buffer.alloc(32) });
+    try {
+      log.append('s-1', { type: 'session.created', actor: 'kernel', payload: { workspace: '/w', title: 'from the fork' } });
+      expect(latestTitle(log, 's-1')).toBeUndefined();
+      log.append('s-1', { type: 'session.titled', actor: 'user', payload: { title: 'Fix the parser' } });
+      log.append('s-1', { type: 'message.user', actor: 'user', payload: { text: 'fix it' } });
+      log.append('s-1', { type: 'session.titled', actor: 'user', payload: { title: 'Parser, then tests' } });
+      log.append('s-1', { type: 'message.user', actor: 'user', payload: { text: 'and the tests' } });
+      expect(latestTitle(log, 's-1')).toBe('Parser, then tests');
+      expect(latestTitle(log, 's-none')).toBeUndefined();
+    } finally {
+      log.close();
+    }
   });
 });

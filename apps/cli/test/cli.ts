@@ -83,6 +83,11 @@ export class CliSandbox {
   }
 }
 
+/** A run's stderr without the `session: ID` line every `nodwyn run` ends it with: its notices and envelopes. */
+export function notices(stderr: string): string {
+  return stderr.replace(/session: s-[0-9a-z]+-[0-9a-f]+\n$/, '');
+}
+
 /** The log events of `--json` output (one JSON object per line; the streamed deltas between them have no `seq`). */
 export function jsonLines(stdout: string): LogEvent[] {
   const lines = stdout.trim().split('\n').filter(Boolean).map((line) => JSON.parse(line) as Partial<LogEvent>);

@@ -1,5 +1,5 @@
 import type { AgentRuntime } from '@nodwyn/server';
-import { openRuntime, turnSetup } from '@nodwyn/runtime';
+import { openRuntime, turnSetup, type Runtime } from '@nodwyn/runtime';
 import { cliBoot } from './cli-boot.js';
 
 /**
@@ -8,7 +8,14 @@ import { cliBoot } from './cli-boot.js';
  * (`[provider]`, `[loop]`, `[budgets]`), as `nodwyn run` does without flags.
  */
 export async function openAgentRuntime(): Promise<AgentRuntime> {
-  const runtime = await openRuntime(cliBoot());
+  return agentRuntimeOver(await openRuntime(cliBoot()));
+}
+
+/**
+ * The agent side over a runtime the caller opened, so an in-process front end and the agent it talks to
+ * share one boot of each workspace. Closing it closes `runtime`.
+ */
+export function agentRuntimeOver(runtime: Runtime): AgentRuntime {
   return {
     log: runtime.log,
     async scope(workspace) {

@@ -26,7 +26,7 @@ describe('nodwyn plugins and the distribution', () => {
   it('lists the default distribution as started', () => {
     const out = box.run(['plugins', '--json']);
     expect(out.code, out.stderr).toBe(0);
-    const report = JSON.parse(out.stdout) as { name: string; state: string; apiVersion: string }[];
+    const report = JSON.parse(out.stdout) as { name: string; state: string; apiVersion: string; optional: boolean; envelope?: { code: string } }[];
     expect(report.map((p) => [p.name, p.state])).toEqual([
       ['@nodwyn/plugin-tools-core', 'started'],
       ['@nodwyn/plugin-loop-default', 'started'],
@@ -45,8 +45,8 @@ describe('nodwyn plugins and the distribution', () => {
       // The terminal front end is optional: started where its package is installed, else failed as not found.
       ['@nodwyn/plugin-frontend-tui', TUI_INSTALLED ? 'started' : 'failed'],
     ]);
-    const tui = report.find((p) => p.name === '@nodwyn/plugin-frontend-tui') as { optional: boolean; envelope?: { code: string } };
-    expect([tui.optional, tui.envelope?.code]).toEqual([true, TUI_INSTALLED ? undefined : 'PLUGIN_NOT_FOUND']);
+    const tui = report.find((p) => p.name === '@nodwyn/plugin-frontend-tui');
+    expect([tui?.optional, tui?.envelope?.code]).toEqual([true, TUI_INSTALLED ? undefined : 'PLUGIN_NOT_FOUND']);
   });
 
   it('has the terminal front end as its default front end', () => {

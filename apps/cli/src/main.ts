@@ -28,13 +28,13 @@ const program = new Command('nodwyn')
 program
   .command('run')
   .description('Run one prompt in the current directory (the workspace) and print the answer.')
-  .argument('[prompt]', 'what to ask; for --provider replay, defaults to the replayed session\'s first prompt')
-  .option('--provider <id>', 'model provider: anthropic, openai, openai-compatible, scripted, replay (default from config, else scripted)')
+  .argument('[prompt]', 'what to ask; - (or none, with stdin piped) reads it from stdin; for --provider replay, defaults to the replayed session\'s first prompt')
+  .option('--provider <id>', 'model provider: anthropic, openai, openai-compatible, scripted, replay (default: [provider] default in config; see nodwyn setup)')
   .option('--model <model>', 'model name for the provider (see nodwyn models)')
   .option('--base-url <url>', 'API base URL, e.g. http://127.0.0.1:11434/v1 for a local OpenAI-compatible server')
   .option('--api-key <name>', 'keychain secret holding the API key (see nodwyn secret; bind its class to the host)')
   .option('--api <api>', 'for openai and openai-compatible: chat (Chat Completions, default) or responses')
-  .option('--script <file>', 'reply script for --provider scripted')
+  .option('--script <file>', 'reply script for the scripted provider, which it picks when no other is named')
   .option('--judge', 'have the judge decide whether the ask needs a plan and score it ([judge] in config)')
   .option('--session <id>', 'continue this session (for --provider replay: the session to replay)')
   .option('--loop <id>', 'loop strategy', undefined)
@@ -197,12 +197,13 @@ async function promptOrPluginCommand(argv: string[]): Promise<string[]> {
   }
   const { readRootWords } = await import('./root-words.js');
   const read = readRootWords(words, [...program.commands.map((c) => c.name()), 'help']);
+  // No plugin command runs now: let go of the plugins before a prompt boots its own runtime.
+  await closePlugins();
   if (read.kind === 'unknown') {
     const suggestion = read.suggestions.length === 0 ? '' : `\n(Did you mean ${read.suggestions.length === 1 ? read.suggestions[0] : `one of ${read.suggestions.join(', ')}`}?)`;
     const asPrompt = read.suggestions.length === 0 ? `\n(To ask it as a prompt: nodwyn run ${JSON.stringify(read.word)})` : '';
     return program.error(`error: unknown command '${read.word}'${suggestion}${asPrompt}`, { code: 'commander.unknownCommand', exitCode: EXIT.USAGE });
   }
-  await closePlugins();
   if (!(process.stdin.isTTY && process.stdout.isTTY)) process.stderr.write('nodwyn: no terminal; running the prompt once as nodwyn run does\n');
   return [...argv.slice(0, 2), 'run', read.prompt, ...read.rest];
 }

@@ -31,6 +31,21 @@ const englishOnlyZodLocales = {
   },
 };
 
+// The terminal front end is an optional first-party plugin (apps/cli/src/distribution.ts): bundled when its
+// package is installed, and otherwise left as an import at run time, which then fails the way an optional
+// plugin's load may (`nodwyn plugins` says so) instead of failing the build.
+const OPTIONAL_FIRST_PARTY = new Set(['@nodwyn/plugin-frontend-tui']);
+const optionalFirstParty = {
+  name: 'optional-first-party',
+  setup(pluginBuild) {
+    pluginBuild.onResolve({ filter: /^@nodwyn\/plugin-frontend-/ }, async (args) => {
+      if (!OPTIONAL_FIRST_PARTY.has(args.path) || args.pluginData?.probing) return undefined;
+      const found = await pluginBuild.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: { probing: true } });
+      return found.errors.length > 0 ? { path: args.path, external: true } : undefined;
+    });
+  },
+};
+
 const started = Date.now();
 await build({
   // version.mjs lets bin/nodwyn.mjs answer --version without loading the command tree.
@@ -50,9 +65,11 @@ await build({
   minify: true,
   keepNames: true,
   tsconfig: join(root, 'tsconfig.base.json'),
+  // The one tsconfig above stands for every package, so it cannot carry the front ends' JSX setting.
+  jsx: 'automatic',
   // CommonJS dependencies bundled into ESM still call require() for Node builtins.
   banner: { js: "import { createRequire as __nodwynRequire } from 'node:module'; const require = __nodwynRequire(import.meta.url);" },
-  plugins: [englishOnlyZodLocales],
+  plugins: [englishOnlyZodLocales, optionalFirstParty],
   logLevel: 'warning',
 });
 console.log(`built apps/cli/dist/nodwyn.mjs in ${Date.now() - started} ms`);

@@ -1,5 +1,5 @@
 import type { AgentRuntime } from '@nodwyn/server';
-import { configPath, openRuntime, pluginRoot, protectedFolders, repoTrust, turnSetup, withCurrentProvider } from '@nodwyn/runtime';
+import { configPath, openRuntime, pluginRoot, protectedFolders, repoTrust, turnSetup, withCurrentProvider, type Runtime } from '@nodwyn/runtime';
 import { cliBoot } from './cli-boot.js';
 
 /**
@@ -10,7 +10,14 @@ import { cliBoot } from './cli-boot.js';
  * model (`/model`) goes over it.
  */
 export async function openAgentRuntime(): Promise<AgentRuntime> {
-  const runtime = await openRuntime(cliBoot());
+  return agentRuntimeOver(await openRuntime(cliBoot()));
+}
+
+/**
+ * The agent side over a runtime the caller opened, so an in-process front end and the agent it talks to
+ * share one boot of each workspace. Closing it closes `runtime`.
+ */
+export function agentRuntimeOver(runtime: Runtime): AgentRuntime {
   const configFile = configPath();
   return {
     log: runtime.log,

@@ -18,8 +18,13 @@ describe('the default distribution', () => {
     ]);
   });
 
-  it('takes its default front end from [distribution] frontend', () => {
-    expect(defaultDistribution({}, '/p').defaultFrontend).toBeUndefined();
-    expect(defaultDistribution({ distribution: { frontend: 'tui' } }, '/p').defaultFrontend).toBe('tui');
+  it('takes its default front end from [distribution] frontend, else the terminal one', () => {
+    expect(defaultDistribution({}, '/p').defaultFrontend).toBe('tui');
+    expect(defaultDistribution({ distribution: { frontend: 'web' } }, '/p').defaultFrontend).toBe('web');
+  });
+
+  it('names the terminal front end as an optional plugin, so a failure to load it stops nothing else', () => {
+    const entry = defaultDistribution({}, '/p').plugins.find((p) => p.package === '@nodwyn/plugin-frontend-tui');
+    expect(entry).toMatchObject({ range: '^0.1.0', optional: true });
   });
 });

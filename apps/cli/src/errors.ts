@@ -6,6 +6,14 @@ export const CliCodes = {
   /** A command-line option's value is not what the option takes (`--max-turns 0`, `--at abc`). */
   OPTION_INVALID: 'OPTION_INVALID',
   RUN_PROMPT_MISSING: 'RUN_PROMPT_MISSING',
+  /** The prompt read from stdin (`nodwyn run -`, or a pipe) is over `MAX_STDIN_PROMPT_BYTES`. */
+  RUN_PROMPT_TOO_LARGE: 'RUN_PROMPT_TOO_LARGE',
+  /** The key piped to `nodwyn setup` is over what a key can be. */
+  SETUP_KEY_TOO_LARGE: 'SETUP_KEY_TOO_LARGE',
+  /** The distribution names no front end, or no started plugin provides the one it names. */
+  FRONTEND_NOT_FOUND: 'FRONTEND_NOT_FOUND',
+  /** The agent answered a request with a JSON-RPC error that carries no envelope (an unknown method, say). */
+  AGENT_REQUEST_FAILED: 'AGENT_REQUEST_FAILED',
   JUDGE_NOT_CONFIGURED: 'JUDGE_NOT_CONFIGURED',
   /** `nodwyn trust` in a workspace without a `.nodwyn/` folder, or with an empty one. */
   TRUST_NOTHING_TO_TRUST: 'TRUST_NOTHING_TO_TRUST',

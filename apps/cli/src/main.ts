@@ -13,18 +13,28 @@ const program = new Command('nodwyn')
   // copy it when they are made.
   .enablePositionalOptions()
   .showSuggestionAfterError()
-  .exitOverride();
+  .exitOverride()
+  // Root options: like -V, they count only before a command name (enablePositionalOptions above).
+  .addOption(new Option('-c, --continue', "open this folder's latest session in the front end (a new one when there is none)").conflicts('resume'))
+  .option('--resume [id]', 'open session ID in the front end; without ID, pick one from a list')
+  .action(async (options: { continue?: boolean; resume?: string | true }) => {
+    const request = options.continue ? { kind: 'continue' as const } : options.resume !== undefined ? { kind: 'resume' as const, session: options.resume === true ? undefined : options.resume } : { kind: 'new' as const };
+    // `nodwyn` alone off a terminal has no one to show a front end to: the help, as a usage error.
+    if (request.kind === 'new' && !(process.stdin.isTTY && process.stdout.isTTY)) program.help({ error: true });
+    const { frontendCommand } = await import('./commands/frontend.js');
+    process.exitCode = await frontendCommand(request);
+  });
 
 program
   .command('run')
   .description('Run one prompt in the current directory (the workspace) and print the answer.')
-  .argument('[prompt]', 'what to ask; for --provider replay, defaults to the replayed session\'s first prompt')
-  .option('--provider <id>', 'model provider: anthropic, openai, openai-compatible, scripted, replay (default from config, else scripted)')
+  .argument('[prompt]', 'what to ask; - (or none, with stdin piped) reads it from stdin; for --provider replay, defaults to the replayed session\'s first prompt')
+  .option('--provider <id>', 'model provider: anthropic, openai, openai-compatible, scripted, replay (default: [provider] default in config; see nodwyn setup)')
   .option('--model <model>', 'model name for the provider (see nodwyn models)')
   .option('--base-url <url>', 'API base URL, e.g. http://127.0.0.1:11434/v1 for a local OpenAI-compatible server')
   .option('--api-key <name>', 'keychain secret holding the API key (see nodwyn secret; bind its class to the host)')
   .option('--api <api>', 'for openai and openai-compatible: chat (Chat Completions, default) or responses')
-  .option('--script <file>', 'reply script for --provider scripted')
+  .option('--script <file>', 'reply script for the scripted provider, which it picks when no other is named')
   .option('--judge', 'have the judge decide whether the ask needs a plan and score it ([judge] in config)')
   .option('--session <id>', 'continue this session (for --provider replay: the session to replay)')
   .option('--loop <id>', 'loop strategy', undefined)
@@ -124,6 +134,27 @@ program
   });
 
 program
+  .command('attach')
+  .description("Join a session of the daemon (nodwyn serve) in the front end: the one running now, else the latest; another client may be on it too.")
+  .option('--session <id>', 'the session to join')
+  .action(async (options: { session?: string }) => {
+    const { frontendCommand } = await import('./commands/frontend.js');
+    process.exitCode = await frontendCommand({ kind: 'attach', session: options.session });
+  });
+
+program
+  .command('setup')
+  .description("Choose the model provider without the front end: config.toml gets the provider and model; the API key, read from stdin, goes to the keychain, bound to the provider's host.")
+  .requiredOption('--provider <id>', 'anthropic, openai or openai-compatible')
+  .requiredOption('--model <model>', 'the model to use (see nodwyn models)')
+  .option('--base-url <url>', "the API's base URL, e.g. http://127.0.0.1:11434/v1 for a local OpenAI-compatible server")
+  .option('--json', 'print what was written as JSON')
+  .action(async (options: { provider: string; model: string; baseUrl?: string; json?: boolean }) => {
+    const { setupCommand } = await import('./commands/setup.js');
+    process.exitCode = await setupCommand(options);
+  });
+
+program
   .command('fork')
   .description('Start a new session from a copy of a session\'s window; prints the new id.')
   .argument('<id>', 'session to fork')
@@ -137,11 +168,8 @@ async function main(argv: string[]): Promise<void> {
   const builtin = new Set(program.commands.map((c) => c.name()));
   const first = argv[2];
   try {
-    if (first && !first.startsWith('-') && !builtin.has(first) && first !== 'help') {
-      const { addPluginCommands } = await import('./commands/plugin-commands.js');
-      await addPluginCommands(program);
-    }
-    await program.parseAsync(argv);
+    const args = first && !first.startsWith('-') && !builtin.has(first) && first !== 'help' ? await promptOrPluginCommand(argv) : argv;
+    await program.parseAsync(args);
   } catch (error) {
     if (error instanceof CommanderError) {
       process.exitCode = error.exitCode === 0 ? EXIT.OK : EXIT.USAGE;
@@ -152,6 +180,32 @@ async function main(argv: string[]): Promise<void> {
     const { reportFailure } = await import('./commands/guarded.js');
     process.exitCode = reportFailure(error, argv.includes('--json'), error instanceof InvalidOption ? EXIT.USAGE : EXIT.ENVELOPE);
   }
+}
+
+/**
+ * The first word names no built-in command: a plugin's command (`nodwyn secret`), a prompt (`nodwyn "fix
+ * the parser"`, run as `nodwyn run` would), or a mistyped command (exit 2). The rule is in root-words.ts.
+ */
+async function promptOrPluginCommand(argv: string[]): Promise<string[]> {
+  const words = argv.slice(2);
+  let closePlugins = async (): Promise<void> => undefined;
+  // A quoted prompt (a word with a space) names no command, so no plugin is loaded to tell.
+  if (!/\s/.test(words[0]!)) {
+    const { addPluginCommands } = await import('./commands/plugin-commands.js');
+    closePlugins = await addPluginCommands(program);
+    if (program.commands.some((c) => c.name() === words[0])) return argv;
+  }
+  const { readRootWords } = await import('./root-words.js');
+  const read = readRootWords(words, [...program.commands.map((c) => c.name()), 'help']);
+  // No plugin command runs now: let go of the plugins before a prompt boots its own runtime.
+  await closePlugins();
+  if (read.kind === 'unknown') {
+    const suggestion = read.suggestions.length === 0 ? '' : `\n(Did you mean ${read.suggestions.length === 1 ? read.suggestions[0] : `one of ${read.suggestions.join(', ')}`}?)`;
+    const asPrompt = read.suggestions.length === 0 ? `\n(To ask it as a prompt: nodwyn run ${JSON.stringify(read.word)})` : '';
+    return program.error(`error: unknown command '${read.word}'${suggestion}${asPrompt}`, { code: 'commander.unknownCommand', exitCode: EXIT.USAGE });
+  }
+  if (!(process.stdin.isTTY && process.stdout.isTTY)) process.stderr.write('nodwyn: no terminal; running the prompt once as nodwyn run does\n');
+  return [...argv.slice(0, 2), 'run', read.prompt, ...read.rest];
 }
 
 await main(process.argv);

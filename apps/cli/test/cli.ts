@@ -66,6 +66,38 @@ export class CliSandbox {
     return spawn(process.execPath, [BIN, ...args], { cwd: this.workspace, env: { ...this.env, ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
   }
 
+  /**
+   * Starts nodwyn with a terminal as its stdin and stdout (`script` makes one; stderr goes there too).
+   * What is typed goes through the terminal's line discipline, so type only once nodwyn shows it reads.
+   */
+  inTerminal(args: readonly string[], extraEnv: NodeJS.ProcessEnv = {}, cwd = this.workspace): TerminalRun {
+    const quote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`;
+    const child = spawn('script', ['-qec', [process.execPath, BIN, ...args].map(quote).join(' '), '/dev/null'], { cwd, env: { ...this.env, ...extraEnv }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    const exited = new Promise<number | null>((resolve) =>
+      child.on('close', (code) => {
+        clearTimeout(timer);
+        resolve(code);
+      }),
+    );
+    // Closing script's stdin would type Ctrl-D into the terminal: it stays open until nodwyn is done.
+    void exited.then(() => child.stdin.end());
+    return {
+      output: () => output,
+      type: (text) => child.stdin.write(text),
+      exited,
+      waitFor: async (text) => {
+        for (let waited = 0; !output.includes(text); waited += 20) {
+          if (waited > 20_000) throw new Error(`the terminal never showed ${JSON.stringify(text)}; it shows:\n${output}`);
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      },
+    };
+  }
+
   /** The events of a session, via `nodwyn log show --json`. */
   events(session: string): LogEvent[] {
     const out = this.run(['log', 'show', session, '--json']);
@@ -81,6 +113,23 @@ export class CliSandbox {
   remove(): void {
     rmSync(this.root, { recursive: true, force: true });
   }
+}
+
+/** nodwyn running in a terminal (`CliSandbox.inTerminal`). */
+export interface TerminalRun {
+  /** What the terminal showed so far, stdout and stderr together, with the terminal's CR LF line ends. */
+  output(): string;
+  /** Types `text` into the terminal (`\r` is Enter). */
+  type(text: string): void;
+  /** nodwyn's exit code, once it ended. */
+  readonly exited: Promise<number | null>;
+  /** Resolves once the terminal shows `text`. */
+  waitFor(text: string): Promise<void>;
+}
+
+/** A run's stderr without the `session: ID` line every `nodwyn run` ends it with: its notices and envelopes. */
+export function notices(stderr: string): string {
+  return stderr.replace(/session: s-[0-9a-z]+-[0-9a-f]+\n$/, '');
 }
 
 /** The log events of `--json` output (one JSON object per line; the streamed deltas between them have no `seq`). */

@@ -1,6 +1,11 @@
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { CliSandbox, jsonLines } from './cli.js';
+
+/** Whether this tree has the terminal front end's package (it is optional in the default distribution). */
+const TUI_INSTALLED = existsSync(join(import.meta.dirname, '..', '..', '..', 'plugins', 'frontend-tui', 'package.json'));
 
 let box: CliSandbox;
 beforeEach(() => {
@@ -21,7 +26,7 @@ describe('nodwyn plugins and the distribution', () => {
   it('lists the default distribution as started', () => {
     const out = box.run(['plugins', '--json']);
     expect(out.code, out.stderr).toBe(0);
-    const report = JSON.parse(out.stdout) as { name: string; state: string; apiVersion: string }[];
+    const report = JSON.parse(out.stdout) as { name: string; state: string; apiVersion: string; optional: boolean; envelope?: { code: string } }[];
     expect(report.map((p) => [p.name, p.state])).toEqual([
       ['@nodwyn/plugin-tools-core', 'started'],
       ['@nodwyn/plugin-loop-default', 'started'],
@@ -37,7 +42,17 @@ describe('nodwyn plugins and the distribution', () => {
       ['@nodwyn/plugin-provider-anthropic', 'started'],
       ['@nodwyn/plugin-provider-openai', 'started'],
       ['@nodwyn/plugin-provider-scripted', 'started'],
+      // The terminal front end is optional: started where its package is installed, else failed as not found.
+      ['@nodwyn/plugin-frontend-tui', TUI_INSTALLED ? 'started' : 'failed'],
     ]);
+    const tui = report.find((p) => p.name === '@nodwyn/plugin-frontend-tui');
+    expect([tui?.optional, tui?.envelope?.code]).toEqual([true, TUI_INSTALLED ? undefined : 'PLUGIN_NOT_FOUND']);
+  });
+
+  it('has the terminal front end as its default front end', () => {
+    const out = box.run(['plugins']);
+    expect(out.code, out.stderr).toBe(0);
+    expect(out.stdout).toMatch(/\ntui\s+\S+\s+\*\s+/);
   });
 
   it('reports an incompatible plugin and one that throws in start, and keeps working', () => {
@@ -135,7 +150,7 @@ describe('nodwyn log', () => {
     tamper((db) => db.prepare("UPDATE events SET payload = replace(payload, 'ok', 'KO') WHERE session = ? AND type = 'turn.ended'").run(session));
     const out = box.run(['log', 'verify']);
     expect(out.code).toBe(1);
-    expect(out.stdout).toMatch(new RegExp(`session ${session}, seq 7: hash_mismatch`));
+    expect(out.stdout).toMatch(new RegExp(`session ${session}, seq 8: hash_mismatch`));
   });
 
   it('verify names the first missing seq of a cut tail', () => {
@@ -148,15 +163,15 @@ describe('nodwyn log', () => {
 
   it('shows a session for people and as JSON', () => {
     const session = oneSession();
-    expect(box.run(['log', 'show', session]).stdout).toMatch(/4\s+\S+\s+message\.assistant\s+model\s+→ list_dir/);
-    expect(jsonLines(box.run(['log', 'show', session, '--json']).stdout)).toHaveLength(7);
+    expect(box.run(['log', 'show', session]).stdout).toMatch(/5\s+\S+\s+message\.assistant\s+model\s+→ list_dir/);
+    expect(jsonLines(box.run(['log', 'show', session, '--json']).stdout)).toHaveLength(8);
     const missing = box.run(['log', 'show', 'no-such-session']);
     expect([missing.code, missing.stderr]).toEqual([3, expect.stringContaining('SESSION_NOT_FOUND')]);
   });
 
   it('forks a session and replays one', () => {
     const session = oneSession();
-    const fork = box.run(['fork', session, '--at', '5']);
+    const fork = box.run(['fork', session, '--at', '6']);
     expect(fork.code, fork.stderr).toBe(0);
     const forked = fork.stdout.trim();
     const resumed = box.run(['run', 'and now?', '--session', forked, '--script', box.script([{ text: 'saw: {{lastToolResult}}' }])]);

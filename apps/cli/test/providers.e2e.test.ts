@@ -1,7 +1,7 @@
 import type { LogEvent } from '@nodwyn/protocol';
 import { startWireServer, type WireServer } from '@nodwyn/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CliSandbox } from './cli.js';
+import { CliSandbox, notices } from './cli.js';
 
 const ANTHROPIC_KEY = 'sk-ant-api03-e2eKeyThatMustStayInTheKeychain0123456789abcdefXYZ';
 let box: CliSandbox | undefined;
@@ -32,7 +32,7 @@ describe('nodwyn run against real provider wire formats on loopback', () => {
       { kind: 'stream', text: ['The code word ', 'is heliotrope.'], usage: { input: 180, output: 8 } },
     ]);
     const out = await box.runAsync(['run', 'what does notes.txt say?', '--provider', 'openai-compatible', '--base-url', api.url, '--model', 'local-coder']);
-    expect(out.stderr).toBe('');
+    expect(notices(out.stderr)).toBe('');
     expect([out.code, out.stdout]).toEqual([0, 'The code word is heliotrope.\n']);
     expect(api.requests).toHaveLength(2);
     // The second request carries the tool's result back to the model, under the model's own call id.

@@ -1,7 +1,7 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CliSandbox, jsonLines } from './cli.js';
+import { CliSandbox, jsonLines, notices } from './cli.js';
 
 let box: CliSandbox;
 beforeEach(() => {
@@ -37,7 +37,7 @@ describe('nodwyn trust: untrusted, trusted, changed, revoked', () => {
     const out = shellRun();
     expect(out.code, out.stderr).toBe(0);
     expect(out.stdout).toContain('CONFIRMATION_REQUIRED');
-    expect(out.stderr).toBe(UNTRUSTED);
+    expect(notices(out.stderr)).toBe(UNTRUSTED);
     expect(status().status).toBe('untrusted');
   });
 
@@ -56,13 +56,13 @@ describe('nodwyn trust: untrusted, trusted, changed, revoked', () => {
     box.write('.nodwyn/config.toml', ALLOW_ECHO);
     expect(trustYes().stdout).toMatch(/^trusted .*\/workspace\/\.nodwyn \(1 file\(s\), sha256:[0-9a-f]{64}\)$/m);
     const trusted = shellRun();
-    expect([trusted.stdout, trusted.stderr]).toEqual([expect.stringContaining('allowed\n'), '']);
+    expect([trusted.stdout, notices(trusted.stderr)]).toEqual([expect.stringContaining('allowed\n'), '']);
     expect(trusted.stdout).not.toContain('CONFIRMATION_REQUIRED');
 
     box.write('.nodwyn/config.toml', `${ALLOW_ECHO}# one more line\n`);
     const edited = shellRun();
     expect(edited.stdout).toContain('CONFIRMATION_REQUIRED');
-    expect(edited.stderr).toBe(CHANGED);
+    expect(notices(edited.stderr)).toBe(CHANGED);
     expect(status()).toMatchObject({ status: 'changed', changes: ['config.toml (changed)'] });
     expect(box.run(['trust', '--status']).stdout).toMatch(/^changed: .*\.nodwyn \(config\.toml \(changed\); review it/);
 
@@ -76,7 +76,7 @@ describe('nodwyn trust: untrusted, trusted, changed, revoked', () => {
     trustYes();
     box.write('.nodwyn/hooks/init.sh', 'echo hi\n');
     expect(status()).toMatchObject({ status: 'changed', changes: ['hooks/init.sh (added)'] });
-    expect(shellRun().stderr).toBe('nodwyn: ignoring .nodwyn/ (changed since you trusted it; review it and run `nodwyn trust`)\n');
+    expect(notices(shellRun().stderr)).toBe('nodwyn: ignoring .nodwyn/ (changed since you trusted it; review it and run `nodwyn trust`)\n');
   });
 
   it('--revoke forgets the trust, and the config is ignored again', () => {
@@ -84,7 +84,7 @@ describe('nodwyn trust: untrusted, trusted, changed, revoked', () => {
     trustYes();
     expect(box.run(['trust', '--revoke']).stdout).toBe(`revoked trust in ${box.workspace}\n`);
     const out = shellRun();
-    expect([out.stdout, out.stderr]).toEqual([expect.stringContaining('CONFIRMATION_REQUIRED'), UNTRUSTED]);
+    expect([out.stdout, notices(out.stderr)]).toEqual([expect.stringContaining('CONFIRMATION_REQUIRED'), UNTRUSTED]);
     const store = JSON.parse(readFileSync(join(box.home, 'trust.json'), 'utf8')) as { workspaces: Record<string, unknown> };
     expect(store.workspaces).toEqual({});
     expect(box.run(['trust', '--revoke']).stdout).toBe(`${box.workspace} was not trusted\n`);
@@ -104,7 +104,7 @@ describe('nodwyn trust: untrusted, trusted, changed, revoked', () => {
     const out = box.run(['trust', '--yes']);
     expect([out.code, out.stderr]).toEqual([3, expect.stringContaining('TRUST_NOTHING_TO_TRUST')]);
     expect(box.run(['trust', '--status']).stdout).toMatch(/^none: no repository configuration in /);
-    expect(box.run(['run', 'x', '--script', box.script([{ text: 'ok' }])]).stderr).toBe('');
+    expect(notices(box.run(['run', 'x', '--script', box.script([{ text: 'ok' }])]).stderr)).toBe('');
   });
 });
 
@@ -115,7 +115,7 @@ describe('nodwyn trust: where trust lives and what a repository may set', () => 
     const copy = join(box.root, 'copy');
     cpSync(box.workspace, copy, { recursive: true });
     const out = shellRun(copy);
-    expect([out.stdout, out.stderr]).toEqual([expect.stringContaining('CONFIRMATION_REQUIRED'), UNTRUSTED]);
+    expect([out.stdout, notices(out.stderr)]).toEqual([expect.stringContaining('CONFIRMATION_REQUIRED'), UNTRUSTED]);
     expect(status(copy).status).toBe('untrusted');
     const link = join(box.root, 'link');
     symlinkSync(box.workspace, link);
@@ -153,7 +153,7 @@ describe('nodwyn trust: where trust lives and what a repository may set', () => 
     const plain = join(box.root, 'plain');
     mkdirSync(plain);
     const elsewhere = box.run(['run', 'x', '--script', box.script([{ text: 'fine' }])], undefined, plain);
-    expect([elsewhere.code, elsewhere.stdout, elsewhere.stderr]).toEqual([0, 'fine\n', '']);
+    expect([elsewhere.code, elsewhere.stdout, notices(elsewhere.stderr)]).toEqual([0, 'fine\n', '']);
   });
 
   it('keeps --json stdout pure JSON lines while the notice goes to stderr', () => {
@@ -162,7 +162,7 @@ describe('nodwyn trust: where trust lives and what a repository may set', () => 
     expect(out.code, out.stderr).toBe(0);
     const lines = out.stdout.trim().split('\n');
     expect(() => lines.map((l) => JSON.parse(l) as unknown)).not.toThrow();
-    expect(jsonLines(out.stdout).map((e) => e.type)).toEqual(['session.created', 'message.user', 'turn.started', 'message.assistant', 'turn.ended']);
+    expect(jsonLines(out.stdout).map((e) => e.type)).toEqual(['session.created', 'session.titled', 'message.user', 'turn.started', 'message.assistant', 'turn.ended']);
     expect(out.stderr).toBe(UNTRUSTED);
   });
 });

@@ -25,6 +25,8 @@ export const RUNTIME_ERRORS = {
   WORKSPACE_NOT_FOUND: 'NOT_FOUND',
   /** `runtime.scope` after `runtime.close()`. */
   RUNTIME_CLOSED: 'PRECONDITION_FAILED',
+  /** A prompt with no provider named: no `--provider`, no `[provider] default`, no `--script`. */
+  PROVIDER_NOT_CONFIGURED: 'PRECONDITION_FAILED',
 } as const satisfies Record<string, Category>;
 
 /** A code the runtime raises. */

@@ -6,6 +6,7 @@ export * from './preload-distribution.js';
 export * from './repo-config.js';
 export * from './repo-folder.js';
 export * from './runtime.js';
+export * from './session-title.js';
 export * from './trust-hash.js';
 export * from './trust-store.js';
 export * from './user-only-plugins.js';

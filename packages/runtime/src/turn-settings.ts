@@ -1,6 +1,7 @@
 import type { Budgets } from '@nodwyn/kernel';
 import type { LoopStrategy, ModelProvider, ProviderOptions } from '@nodwyn/plugin-api';
 import { loadConfig, type Config } from './config.js';
+import { runtimeError } from './errors.js';
 import type { WorkspaceScope } from './workspace-scope.js';
 
 /** What a person chose for one run on the command line; every field falls back to `config.toml`. */
@@ -39,9 +40,29 @@ export function withCurrentProvider(config: Config, configFile: string): Config 
   return provider === undefined ? rest : { ...rest, provider };
 }
 
-/** The provider a run uses: the flag, else `[provider] default`, else the scripted one. */
+
+/**
+ * The provider a run uses: the flag, else `[provider] default`, else the scripted one when a script was
+ * given. With none of them no model was chosen, and guessing one would either fail later with a less
+ * useful error or spend the person's money on a model they did not pick: `PROVIDER_NOT_CONFIGURED`.
+ */
 export function providerIdFrom(config: Config, flags: TurnFlags = {}): string {
-  return flags.provider ?? config.provider?.default ?? 'scripted';
+  const id = flags.provider ?? config.provider?.default ?? (flags.script === undefined ? undefined : 'scripted');
+  if (id !== undefined) return id;
+  throw runtimeError('PROVIDER_NOT_CONFIGURED', {
+    operation: 'provider.select',
+    failed_parameter: 'provider',
+    expected: 'a --provider, a [provider] default in config.toml, or a --script for the scripted provider',
+    // One fix a line: the guided command first, then the same by hand, then the offline way.
+    remediation: [
+      'No model provider is configured; any one of these fixes it:',
+      '  nodwyn setup --provider anthropic --model claude-sonnet-4-6   (the API key on stdin; also openai, or openai-compatible with --base-url)',
+      '  by hand (docs/providers.md): in config.toml, [provider] default = "anthropic" and [provider.anthropic] model = "claude-sonnet-4-6", api_key = "anthropic";',
+      '    then printf %s "$ANTHROPIC_API_KEY" | nodwyn secret add anthropic --class control-plane',
+      '    and nodwyn bind add control-plane --host api.anthropic.com --position header:authorization --method POST',
+      '  offline, the scripted provider: nodwyn run --script FILE "PROMPT"',
+    ].join('\n  '),
+  });
 }
 
 /**

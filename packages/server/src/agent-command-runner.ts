@@ -1,9 +1,9 @@
 import { toEnvelope, type Envelope } from '@nodwyn/plugin-api';
+import { titleFrom } from '@nodwyn/runtime';
 import type { CommandContext } from './command-context.js';
 import { costCommand } from './cost-command.js';
 import { SERVER_PACKAGE, type ServerCode } from './errors.js';
 import { modelCommand } from './model-command.js';
-import { titleFrom } from './slash-commands.js';
 import { trustCommand } from './trust-command.js';
 
 /** What a command answered: its text for the person, and the envelope when it failed. */

@@ -1,7 +1,7 @@
 import type { AvailableCommand, PromptResponse, SessionUpdate } from '@agentclientprotocol/sdk';
 import type { FrontendEvent, LogEvent, PromptBlock, SessionState } from '@nodwyn/protocol';
 import { DEFAULT_BUDGETS, type EventLog } from '@nodwyn/kernel';
-import type { Config } from '@nodwyn/runtime';
+import { titleFrom, type Config } from '@nodwyn/runtime';
 import { runAgentCommand } from './agent-command-runner.js';
 import type { AgentScope } from './agent-runtime.js';
 import type { ClientConnection } from './client-connection.js';
@@ -10,7 +10,7 @@ import { serverErrors } from './errors.js';
 import { promptText } from './prompt-text.js';
 import { SessionProjector, type Totals } from './session-projector.js';
 import { sessionChoice } from './session-choice.js';
-import { availableCommands, slashCommand, titleFrom } from './slash-commands.js';
+import { availableCommands, slashCommand } from './slash-commands.js';
 import { promptResponse } from './stop-reason.js';
 import { Subscribers } from './subscribers.js';
 import { toolView } from './tool-view.js';

@@ -1,6 +1,6 @@
 import { KERNEL_STREAM, TURN_EVENTS } from '@nodwyn/kernel';
 import type { ProviderChoice, SessionSummary } from '@nodwyn/protocol';
-import { loadConfig, type Config } from '@nodwyn/runtime';
+import { latestTitle, loadConfig, type Config } from '@nodwyn/runtime';
 import { realpathSync } from 'node:fs';
 import type { AgentRuntime, AgentScope } from './agent-runtime.js';
 import type { ClientConnection } from './client-connection.js';
@@ -145,7 +145,7 @@ export class SessionManager {
       const workspace = created.workspace ?? '';
       if (options.workspace !== undefined && workspace !== options.workspace) continue;
       const live = this.#live.get(row.id);
-      const title = live?.title ?? this.#loggedTitle(row.id) ?? created.title;
+      const title = live?.title ?? latestTitle(this.runtime.log, row.id) ?? created.title;
       summaries.push({ sessionId: row.id, workspace, ...(title ? { title } : {}), state: live?.state ?? 'idle', lastActivity: row.updated, events: row.events });
       if (options.limit !== undefined && summaries.length >= options.limit) break;
     }
@@ -173,14 +173,6 @@ export class SessionManager {
     for (const session of live) session.cancel();
     await Promise.all(live.map((session) => session.settled()));
     this.#unsubscribe();
-  }
-
-  /** The latest `session.titled` of a session that is not live, found from its head in one query. */
-  #loggedTitle(id: string): string | undefined {
-    const log = this.runtime.log;
-    const seq = log.lastSeqOf(id, ['session.titled']);
-    const title = seq === undefined ? undefined : log.read(id, seq, seq)[0]?.payload.title;
-    return typeof title === 'string' ? title : undefined;
   }
 
   async #openFromLog(id: string): Promise<LiveSession> {

@@ -33,12 +33,3 @@ export function slashCommand(text: string, known: readonly AvailableCommand[]): 
 export function isSlashCommand(text: string): boolean {
   return /^\/[a-z][a-z0-9_-]*(?:\s|$)/.test(text.trim());
 }
-
-/** Longest title kept; a title is one line. */
-export const TITLE_MAX = 80;
-
-/** A session title from free text (the first prompt, or `/title`): its first line, cut. */
-export function titleFrom(text: string): string {
-  const line = text.trim().split('\n')[0]!.replace(/\s+/g, ' ').trim();
-  return line.length > TITLE_MAX ? `${line.slice(0, TITLE_MAX - 1)}…` : line;
-}

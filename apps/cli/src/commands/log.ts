@@ -1,7 +1,7 @@
 import { EventLog, KERNEL_STREAM, SessionStore } from '@nodwyn/kernel';
 import type { LogEvent } from '@nodwyn/protocol';
 import { existsSync } from 'node:fs';
-import { checkDataDir, dataDir, logPaths, withRuntime } from '@nodwyn/runtime';
+import { checkDataDir, dataDir, latestTitle, logPaths, withRuntime } from '@nodwyn/runtime';
 import { cliBoot } from '../cli-boot.js';
 import { EXIT } from '../exit-codes.js';
 import { formatTable } from '../output.js';
@@ -23,16 +23,19 @@ function withLog<T>(body: (log: EventLog, sessions: SessionStore) => T): T {
   }
 }
 
-/** `nodwyn log list`. */
+/** `nodwyn log list`: every session, newest activity first, each with its latest title. */
 export function logListCommand(options: { json?: boolean }): Promise<number> {
   return guarded(options.json, async () =>
-    withLog((_, sessions) => {
-      const list = sessions.list();
+    withLog((log, sessions) => {
+      const list = sessions.list().map((s) => {
+        const title = latestTitle(log, s.id) ?? s.title;
+        return title === undefined ? s : { ...s, title };
+      });
       if (options.json) process.stdout.write(`${jsonText(list)}\n`);
       else if (list.length === 0) process.stdout.write('no sessions yet\n');
       else {
-        const rows = list.map((s) => [s.id, s.updated, String(s.events), s.forkedFrom ? `fork of ${s.forkedFrom.session}@${s.forkedFrom.seq}` : '', s.workspace]);
-        process.stdout.write(formatTable(['SESSION', 'UPDATED', 'EVENTS', 'ORIGIN', 'WORKSPACE'], rows));
+        const rows = list.map((s) => [s.id, s.updated, String(s.events), s.forkedFrom ? `fork of ${s.forkedFrom.session}@${s.forkedFrom.seq}` : '', s.workspace, s.title ?? '']);
+        process.stdout.write(formatTable(['SESSION', 'UPDATED', 'EVENTS', 'ORIGIN', 'WORKSPACE', 'TITLE'], rows));
       }
       return EXIT.OK;
     }),

@@ -5,8 +5,11 @@ import { cliBoot } from '../cli-boot.js';
 import { forTerminal } from '../terminal-text.js';
 import { guarded } from './guarded.js';
 
-/** Adds the subcommands plugins contributed (e.g. `nodwyn secret`), each run with the booted runtime. */
-export async function addPluginCommands(program: Command): Promise<void> {
+/**
+ * Adds the subcommands plugins contributed (e.g. `nodwyn secret`), each run with the booted runtime, which
+ * closes after the command ran. Returns what closes it sooner, for a caller that runs none of them.
+ */
+export async function addPluginCommands(program: Command): Promise<() => Promise<void>> {
   const runtime = await boot(cliBoot());
   // A command's output can carry what a capability or a file produced: text layers, then visible escapes.
   const forPerson = (text: string) => forTerminal(runtime.kernel.shown(KERNEL_STREAM, text));
@@ -26,7 +29,7 @@ export async function addPluginCommands(program: Command): Promise<void> {
       );
     });
   }
-  program.hook('postAction', async () => {
-    await runtime.close();
-  });
+  const close = () => runtime.close();
+  program.hook('postAction', close);
+  return close;
 }

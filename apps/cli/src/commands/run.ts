@@ -1,12 +1,13 @@
 import { EnvelopeError } from '@nodwyn/plugin-api';
 import type { LogEvent } from '@nodwyn/protocol';
 import type { RunResult } from '@nodwyn/kernel';
-import { budgetsFrom, providerIdFrom, providerOptionsFrom, withRuntime, type TurnFlags, type WorkspaceScope } from '@nodwyn/runtime';
+import { budgetsFrom, latestTitle, providerIdFrom, providerOptionsFrom, titleFrom, withRuntime, type TurnFlags, type WorkspaceScope } from '@nodwyn/runtime';
 import { cliBoot } from '../cli-boot.js';
 import { confirmerFor } from '../confirmer.js';
 import { CliCodes } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { formatEnvelope } from '../output.js';
+import { readAll } from '../read-all.js';
 import { forTerminal, jsonText } from '../terminal-text.js';
 import { guarded } from './guarded.js';
 import { streamPrinter } from './stream-printer.js';
@@ -18,9 +19,35 @@ export interface RunFlags extends TurnFlags {
   yes?: boolean;
 }
 
+/** The most a prompt read from stdin may be: far more than anyone types, far less than a runaway pipe. */
+export const MAX_STDIN_PROMPT_BYTES = 1024 * 1024;
+
 /** `nodwyn run PROMPT`: one prompt in the current directory until the model answers or the run stops. */
 export async function runCommand(prompt: string | undefined, flags: RunFlags): Promise<number> {
-  return guarded(flags.json, () => withRuntime(cliBoot({ judge: flags.judge }), (scope) => run(scope, prompt, flags)));
+  return guarded(flags.json, async () => {
+    const text = await promptText(prompt, flags);
+    return withRuntime(cliBoot({ judge: flags.judge }), (scope) => run(scope, text, flags));
+  });
+}
+
+/**
+ * The prompt: the argument, or stdin for `-` and for no argument with stdin piped (`git diff | nodwyn
+ * run`). A replay with no prompt takes the replayed session's first one, so its stdin is left alone. Blank
+ * input counts as no prompt; the newline a pipe ends with is dropped.
+ */
+async function promptText(prompt: string | undefined, flags: RunFlags): Promise<string | undefined> {
+  const piped = prompt === undefined && !process.stdin.isTTY && !(flags.provider === 'replay' && flags.session !== undefined);
+  if (prompt !== '-' && !piped) return prompt;
+  const text = await readAll(process.stdin, MAX_STDIN_PROMPT_BYTES, (limit) =>
+    new EnvelopeError({
+      category: 'LIMIT_EXCEEDED',
+      code: CliCodes.RUN_PROMPT_TOO_LARGE,
+      failed_parameter: 'stdin',
+      expected: `a prompt of at most ${limit} bytes`,
+      remediation: `The prompt on stdin is over ${limit / 1024 / 1024} MiB. Send less, or put the text in a file in the workspace and ask about the file.`,
+    }),
+  );
+  return text.trim() === '' ? undefined : text.trimEnd();
 }
 
 async function run(runtime: WorkspaceScope, prompt: string | undefined, flags: RunFlags): Promise<number> {
@@ -36,7 +63,7 @@ async function run(runtime: WorkspaceScope, prompt: string | undefined, flags: R
       category: 'VALIDATION_FAILED',
       code: CliCodes.RUN_PROMPT_MISSING,
       failed_parameter: 'prompt',
-      remediation: 'Give the prompt as an argument: nodwyn run "what to do".',
+      remediation: 'Give the prompt as an argument (nodwyn run "what to do") or on stdin (nodwyn run - < prompt.txt).',
     });
   }
   const session = flags.session && !replay ? kernel.sessions.get(flags.session).id : kernel.sessions.create({ workspace: runtime.workspace, replayOf: replay ? flags.session : undefined });
@@ -46,6 +73,7 @@ async function run(runtime: WorkspaceScope, prompt: string | undefined, flags: R
   const unsubscribe = flags.json ? kernel.log.subscribe((event: LogEvent) => printEvent(event, session)) : () => undefined;
   const stream = streamPrinter(flags.json === true, process.stdout.isTTY === true);
   if (flags.json) for (const event of kernel.log.read(session)) printEvent(event, session);
+  titleIfUntitled(runtime, session, text);
   try {
     const result = await kernel.run({
       session,
@@ -101,19 +129,37 @@ function printEvent(event: LogEvent, session: string): void {
   if (event.session === session) process.stdout.write(`${jsonText(event)}\n`);
 }
 
+/**
+ * A session's first prompt gives it its title, as the server does (`titleFrom`, logged as
+ * `session.titled` by the user): a new session's, or one's that never had one. A fork keeps its parent's.
+ */
+function titleIfUntitled(runtime: WorkspaceScope, session: string, prompt: string): void {
+  const { kernel } = runtime;
+  if (latestTitle(kernel.log, session) !== undefined || kernel.sessions.get(session).title) return;
+  const title = titleFrom(prompt);
+  if (title !== '') kernel.append(session, { type: 'session.titled', actor: 'user', payload: { title } });
+}
+
 function firstPrompt(runtime: WorkspaceScope, session: string): string | undefined {
   const first = runtime.kernel.log.read(session).find((e) => e.type === 'message.user');
   return first ? String(first.payload.text) : undefined;
 }
 
+/**
+ * The answer on stdout; on stderr, why a run stopped short, then the session's id, last, so a person can
+ * continue it (`nodwyn -c`, `nodwyn run --session ID`). With `--json` both are in the events on stdout and
+ * stderr keeps only notices.
+ */
 function report(result: RunResult, json: boolean | undefined, streamed: boolean): number {
-  if (result.reason === 'answer') {
-    if (!json) process.stdout.write(streamed ? '\n' : `${forTerminal(result.answer ?? '')}\n`);
-    return EXIT.OK;
+  if (!json) {
+    if (result.reason === 'answer') process.stdout.write(streamed ? '\n' : `${forTerminal(result.answer ?? '')}\n`);
+    else {
+      if (streamed) process.stdout.write('\n');
+      if (result.envelope) process.stderr.write(formatEnvelope(result.envelope));
+    }
+    process.stderr.write(`session: ${result.session}\n`);
   }
-  if (streamed && !json) process.stdout.write('\n');
-  if (result.envelope && !json) process.stderr.write(formatEnvelope(result.envelope));
-  if (!json) process.stderr.write(`session: ${result.session}\n`);
+  if (result.reason === 'answer') return EXIT.OK;
   if (result.reason === 'cancelled') return EXIT.CANCELLED;
   if (result.reason === 'budget' || result.reason === 'progress') return EXIT.STOPPED;
   return EXIT.ENVELOPE;

@@ -1,0 +1,29 @@
+/**
+ * Asks on the terminal for something that must not show on screen (an API key): `question` on stderr,
+ * then what is typed, without echo, until Enter. Backspace deletes; Ctrl-C or Ctrl-D gives `undefined`.
+ * Only for a TTY stdin: raw mode is what keeps the terminal from echoing.
+ */
+export function askHidden(question: string, input: NodeJS.ReadStream = process.stdin, output: NodeJS.WriteStream = process.stderr): Promise<string | undefined> {
+  output.write(question);
+  input.setRawMode(true);
+  input.resume();
+  let typed = '';
+  return new Promise((resolve) => {
+    const finish = (value: string | undefined) => {
+      input.off('data', onData);
+      input.setRawMode(false);
+      input.pause();
+      output.write('\n');
+      resolve(value);
+    };
+    const onData = (chunk: Buffer) => {
+      for (const char of chunk.toString('utf8')) {
+        if (char === '\r' || char === '\n') return finish(typed);
+        if (char === '\u0003' || char === '\u0004') return finish(undefined);
+        if (char === '\u007f' || char === '\b') typed = typed.slice(0, -1);
+        else if (char >= ' ') typed += char;
+      }
+    };
+    input.on('data', onData);
+  });
+}

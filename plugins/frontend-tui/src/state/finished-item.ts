@@ -1,0 +1,42 @@
+import type { Envelope } from '@nodwyn/protocol';
+
+/** How a notice reads: plain, muted, a warning or an error. */
+export type Tone = 'info' | 'dim' | 'warn' | 'error';
+
+/** The part of an envelope the TUI shows: its code and what to do. */
+export type ShownEnvelope = Pick<Envelope, 'code' | 'remediation'> & Partial<Pick<Envelope, 'category'>>;
+
+/** What a finished tool call produced: its text, the diff of an edit, or its envelope. */
+export interface ToolOutcome {
+  readonly text?: string;
+  readonly diff?: { readonly path: string; readonly oldText?: string; readonly newText: string };
+  readonly envelope?: ShownEnvelope;
+}
+
+/** How a tool call ended. `interrupted`: its turn ended (cancel, a crash) before it had a result. */
+export type ToolEnd = 'completed' | 'failed' | 'denied' | 'interrupted';
+
+/** A plan's verdict, as the judge or the person gave it. */
+export interface PlanVerdict {
+  readonly approved: boolean;
+  readonly by?: string;
+  readonly round?: number;
+  readonly score?: number;
+  readonly feedback?: string;
+}
+
+/**
+ * One finished thing on screen, printed once into the terminal's scrollback (ink's `<Static>`) and never
+ * drawn again. Everything here comes from the log, so a continued session looks as it did live.
+ */
+export type FinishedItem =
+  | { readonly kind: 'session'; readonly id: number; readonly sessionId: string; readonly title?: string; readonly earlier: number }
+  | { readonly kind: 'notice'; readonly id: number; readonly text: string; readonly tone: Tone }
+  | { readonly kind: 'user'; readonly id: number; readonly text: string }
+  | { readonly kind: 'assistant'; readonly id: number; readonly text: string; readonly thinking: readonly string[]; readonly partial?: boolean }
+  | { readonly kind: 'tool'; readonly id: number; readonly title: string; readonly end: ToolEnd; readonly outcome: ToolOutcome; readonly seconds?: number }
+  | { readonly kind: 'plan'; readonly id: number; readonly entries: readonly string[]; readonly verdict: PlanVerdict }
+  | { readonly kind: 'turn'; readonly id: number; readonly reason: string; readonly envelope?: ShownEnvelope };
+
+/** A finished item before it is given its id. */
+export type NewItem = FinishedItem extends infer T ? (T extends FinishedItem ? Omit<T, 'id'> : never) : never;

@@ -1,0 +1,287 @@
+import type { FrontendClient, SessionSummary } from '@nodwyn/protocol';
+import { isLocalCommand, parseSlash } from '../commands/local-commands.js';
+import type { PermissionRequest, PermissionResponse } from '../state/protocol-types.js';
+import type { TuiAction } from '../state/tui-action.js';
+import type { TuiStore } from '../state/tui-store.js';
+import { describeError, remediationOf } from './describe-error.js';
+import { EventFeed } from './event-feed.js';
+import type { TuiArgs } from './launch-args.js';
+import { runLocalCommand } from './run-local-command.js';
+
+/** Log events loaded when a session is continued: its tail; the rest stays in the log (`nodwyn log show`). */
+export const TAIL_EVENTS = 400;
+
+/** What a provider setup sends (`_nodwyn/providers/configure`). */
+export type ProviderSetup = Parameters<FrontendClient['configureProvider']>[0];
+
+/** How the controller is built. */
+export interface TuiControllerOptions {
+  readonly client: FrontendClient;
+  readonly workspace: string;
+  readonly store: TuiStore;
+  /** How long client events gather before they are drawn together (ms). */
+  readonly frameMs?: number;
+}
+
+interface PermissionMeta {
+  readonly callId?: string;
+  readonly tier?: string;
+  readonly reason?: string;
+  readonly security?: boolean;
+  readonly subjects?: readonly { class: string; destination: string }[];
+}
+
+/**
+ * Everything the TUI does with its client: which session it shows (continued from its tail, or created
+ * with the first prompt), prompts, cancels, questions, commands and setup. It owns no state of its own
+ * beyond the pending permission answers: what is shown lives in the store, and comes from the log.
+ */
+export class TuiController {
+  readonly client: FrontendClient;
+  readonly workspace: string;
+  readonly store: TuiStore;
+  /** Resolves with the exit code once the person quits. */
+  readonly exited: Promise<number>;
+  #quit!: (code: number) => void;
+  readonly #feed: EventFeed;
+  readonly #unsubscribe: () => void;
+  readonly #answers = new Map<string, (optionId: string | undefined) => void>();
+  #shown: string | undefined;
+  #creating: Promise<string> | undefined;
+  #disposed = false;
+
+  constructor(options: TuiControllerOptions) {
+    this.client = options.client;
+    this.workspace = options.workspace;
+    this.store = options.store;
+    this.exited = new Promise((resolve) => (this.#quit = resolve));
+    this.#feed = new EventFeed((events) => this.store.dispatch({ type: 'events', events, at: Date.now() }), () => this.#shown, options.frameMs ?? 16);
+    this.#unsubscribe = this.client.onEvent((event) => this.#feed.push(event));
+    this.client.onPermission((request, signal) => this.#ask(request, signal));
+  }
+
+  /** Dispatches a local action after the client events that came before it. */
+  dispatch(action: TuiAction): void {
+    this.#feed.flush();
+    this.store.dispatch(action);
+  }
+
+  /** Opens what `args` ask for and loads what the editor and the setup need. */
+  start(args: TuiArgs): void {
+    if (args.unknown.length > 0) this.notice(`Ignored unknown arguments: ${args.unknown.join(' ')}`, 'warn');
+    void this.#guard(async () => {
+      const { providers, configured } = await this.client.listProviders();
+      if (!configured && providers.length > 0) this.dispatch({ type: 'setup.required', providers });
+    }, 'quiet');
+    void this.#guard(async () => this.dispatch({ type: 'history.loaded', prompts: await this.client.promptHistory(this.workspace) }), 'quiet');
+    if (args.session) void this.#guard(() => this.open(args.session!));
+    else if (args.pick) void this.#guard(() => this.showPicker());
+  }
+
+  notice(text: string, tone: 'info' | 'dim' | 'warn' | 'error' = 'info'): void {
+    this.dispatch({ type: 'notice', text, tone });
+  }
+
+  /**
+   * Sends what the person typed: a TUI command runs here; anything else (an agent command such as
+   * `/tools` included) is the prompt. Returns false when it could not be sent now (a turn runs), so the
+   * editor keeps the text.
+   */
+  submit(text: string): boolean {
+    const trimmed = text.trim();
+    if (trimmed.length === 0) return false;
+    const slash = parseSlash(trimmed);
+    if (slash && isLocalCommand(slash.name)) {
+      void this.#guard(() => runLocalCommand(this, slash.name, slash.input));
+      return true;
+    }
+    const state = this.store.getState();
+    if (state.turn !== 'idle') {
+      this.notice('A turn is running: wait for its answer, or press Esc to cancel it. Your text is kept.', 'warn');
+      return false;
+    }
+    const agentCommand = slash !== undefined && state.commands.some((c) => c.name === slash.name);
+    this.dispatch({ type: 'prompt.sent', text, logged: !agentCommand });
+    void this.#prompt(text);
+    return true;
+  }
+
+  async #prompt(text: string): Promise<void> {
+    try {
+      const sessionId = await this.ensureSession();
+      await this.client.prompt(sessionId, text);
+    } catch (error) {
+      // A turn that started logs its own end; a prompt refused before that is told here.
+      if (this.store.getState().turn === 'sending') this.notice(describeError(error), 'error');
+    } finally {
+      this.dispatch({ type: 'prompt.ended' });
+    }
+  }
+
+  /** Esc: ends the running turn at once (any attached client may). */
+  cancelTurn(): void {
+    const sessionId = this.#shown;
+    if (!sessionId || this.store.getState().turn === 'idle') return;
+    this.dispatch({ type: 'cancel.requested' });
+    void this.#guard(() => this.client.cancel(sessionId));
+  }
+
+  /** Answers a question: through the handler when this client was asked, else as any attached client. */
+  answer(callId: string, optionId: string): void {
+    const question = this.store.getState().questions.find((q) => q.callId === callId);
+    this.dispatch({ type: 'question.closed', callId });
+    const answer = this.#answers.get(callId);
+    if (answer) return answer(optionId);
+    if (!question) return;
+    void this.#guard(async () => {
+      const { accepted } = await this.client.answerConfirmation(question.sessionId, callId, optionId);
+      if (!accepted) this.notice(`Another answer about ${question.tool} came first.`, 'dim');
+    });
+  }
+
+  /** The session shown now, if any. */
+  get sessionId(): string | undefined {
+    return this.#shown;
+  }
+
+  /** The session to prompt: the one shown, or a new one in the workspace (created with the first prompt). */
+  async ensureSession(): Promise<string> {
+    if (this.#shown) return this.#shown;
+    this.#creating ??= (async () => {
+      const { sessionId } = await this.client.newSession(this.workspace);
+      this.#show(sessionId, { earlier: 0, running: false });
+      await this.client.attach(sessionId, 0);
+      return sessionId;
+    })().finally(() => (this.#creating = undefined));
+    return this.#creating;
+  }
+
+  /** Shows `sessionId`, continued from its tail: its last `TAIL_EVENTS` log events, then everything live. */
+  async open(sessionId: string): Promise<void> {
+    const summary = (await this.client.listSessions({ workspace: this.workspace })).find((s) => s.sessionId === sessionId) ??
+      (await this.client.listSessions()).find((s) => s.sessionId === sessionId);
+    const head = summary?.events ?? 0;
+    const fromSeq = Math.max(0, head - TAIL_EVENTS);
+    this.#show(sessionId, { earlier: fromSeq, running: summary !== undefined && summary.state !== 'idle', ...(summary?.title ? { title: summary.title } : {}) });
+    await this.client.attach(sessionId, fromSeq);
+  }
+
+  /** Leaves the session shown; the next prompt starts a new one. */
+  leave(): void {
+    this.#release();
+    this.dispatch({ type: 'session.left' });
+  }
+
+  /** This workspace's sessions, newest first. */
+  sessions(): Promise<readonly SessionSummary[]> {
+    return this.client.listSessions({ workspace: this.workspace });
+  }
+
+  async showPicker(): Promise<void> {
+    this.dispatch({ type: 'picker.opened', sessions: await this.sessions() });
+  }
+
+  /** The picker's answer: a session to continue, or none (stay). */
+  pick(sessionId: string | undefined): void {
+    this.dispatch({ type: 'picker.closed' });
+    if (sessionId && sessionId !== this.#shown) void this.#guard(() => this.open(sessionId));
+  }
+
+  /** Workspace paths for `@` completion; none when the agent cannot say. */
+  completeFiles(prefix: string): Promise<readonly string[]> {
+    return this.client.completeFiles(this.workspace, prefix, 20).catch(() => []);
+  }
+
+  /** First-run setup: configures the provider; resolves with what to tell the person, or rejects with it. */
+  async configure(setup: ProviderSetup): Promise<string> {
+    try {
+      const result = await this.client.configureProvider(setup);
+      this.dispatch({ type: 'setup.finished' });
+      const key = result.secret ? `, its key in the keychain as ${result.secret}` : '';
+      this.notice(`Using ${result.provider} with ${result.model}${key} (written to ${result.config}).`);
+      return result.model;
+    } catch (error) {
+      throw new Error(remediationOf(error), { cause: error });
+    }
+  }
+
+  toggleThinking(): void {
+    this.dispatch({ type: 'thinking.toggled' });
+  }
+
+  quit(code = 0): void {
+    this.#quit(code);
+  }
+
+  /** Lets go of the client (it stays open: the app owns it): no more events or questions come here. */
+  async dispose(): Promise<void> {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    this.#unsubscribe();
+    this.client.onPermission(undefined);
+    this.#feed.close();
+    const shown = this.#shown;
+    this.#release();
+    if (shown) await this.client.detach(shown).catch(() => undefined);
+  }
+
+  #show(sessionId: string, opened: { earlier: number; running: boolean; title?: string }): void {
+    if (this.#shown !== sessionId) this.#release();
+    this.#shown = sessionId;
+    this.dispatch({ type: 'session.opened', sessionId, ...opened });
+    this.#feed.adopt(sessionId);
+  }
+
+  /** Stops showing the current session: its questions stay for other clients. */
+  #release(): void {
+    const previous = this.#shown;
+    this.#shown = undefined;
+    for (const answer of [...this.#answers.values()]) answer(undefined);
+    if (previous && !this.#disposed) void this.client.detach(previous).catch(() => undefined);
+  }
+
+  #ask(request: PermissionRequest, signal: AbortSignal): Promise<PermissionResponse> {
+    const meta = ((request._meta as { nodwyn?: PermissionMeta } | null | undefined)?.nodwyn ?? {}) as PermissionMeta;
+    const callId = meta.callId ?? request.toolCall.toolCallId;
+    return new Promise((resolve) => {
+      if (signal.aborted || request.sessionId !== this.#shown) return resolve({ outcome: { outcome: 'cancelled' } });
+      const finish = (optionId: string | undefined): void => {
+        this.#answers.delete(callId);
+        signal.removeEventListener('abort', withdrawn);
+        resolve(optionId ? { outcome: { outcome: 'selected', optionId } } : { outcome: { outcome: 'cancelled' } });
+      };
+      const withdrawn = (): void => {
+        finish(undefined);
+        this.dispatch({ type: 'question.closed', callId });
+      };
+      this.#answers.set(callId, finish);
+      signal.addEventListener('abort', withdrawn, { once: true });
+      const title = request.toolCall.title ?? undefined;
+      this.dispatch({
+        type: 'question.asked',
+        question: {
+          sessionId: request.sessionId,
+          callId,
+          toolCallId: request.toolCall.toolCallId,
+          tool: title?.split(' ')[0] ?? 'a tool',
+          ...(title ? { title } : {}),
+          tier: meta.tier ?? '',
+          reason: meta.reason ?? '',
+          security: meta.security === true,
+          options: request.options,
+          ...(meta.subjects ? { subjects: meta.subjects } : {}),
+          asked: true,
+        },
+      });
+    });
+  }
+
+  /** Runs `body`; a failure becomes one line in the TUI (or nothing, for what the TUI can do without). */
+  async #guard(body: () => Promise<unknown>, mode: 'notice' | 'quiet' = 'notice'): Promise<void> {
+    try {
+      await body();
+    } catch (error) {
+      if (mode === 'notice' && !this.#disposed) this.notice(describeError(error), 'error');
+    }
+  }
+}

@@ -1,12 +1,12 @@
 import type { Frontend, FrontendLaunch } from '@nodwyn/plugin-api';
-import { render } from 'ink';
+import { render, type Instance } from 'ink';
 import { EXIT } from './errors.js';
 import { loadHighlighter } from './markdown/highlight-code.js';
-import { describeError } from './session/describe-error.js';
-import { parseTuiArgs } from './session/launch-args.js';
+import { parseTuiArgs, type TuiArgs } from './session/launch-args.js';
 import { TuiController } from './session/tui-controller.js';
 import { createTuiStore } from './state/tui-store.js';
 import { colorEnabled, Paint } from './terminal/paint.js';
+import { TuiExit } from './tui-exit.js';
 import { App } from './view/app.js';
 import { PaintContext } from './view/paint-context.js';
 
@@ -27,6 +27,27 @@ export function processTerminal(): TuiTerminal {
 const PASTE_ON = '\u001B[?2004h';
 const PASTE_OFF = '\u001B[?2004l';
 
+function mount(controller: TuiController, args: TuiArgs, terminal: TuiTerminal, exit: TuiExit): Instance | undefined {
+  const { stdin, stdout, stderr } = terminal;
+  try {
+    const instance = render(
+      <PaintContext.Provider value={new Paint(colorEnabled({ env: terminal.env, stream: stdout }))}>
+        <App controller={controller} attached={args.attached} />
+      </PaintContext.Provider>,
+      // Console output of in-process plugins is drawn above the TUI, when the TUI is on the process's terminal.
+      { stdin, stdout, stderr, exitOnCtrlC: false, patchConsole: stdout === process.stdout, kittyKeyboard: { mode: 'auto' } },
+    );
+    instance.waitUntilExit().then(
+      () => exit.end(EXIT.ok),
+      (error: unknown) => exit.fail(error),
+    );
+    return instance;
+  } catch (error) {
+    exit.fail(error);
+    return undefined;
+  }
+}
+
 /**
  * Runs the TUI on `terminal` until the person quits (0), the app aborts `launch.signal` (130), the
  * terminal goes away (a broken pipe: 0, quietly) or the screen fails (1, one line on stderr). The client
@@ -42,45 +63,22 @@ export async function runTui(launch: FrontendLaunch, terminal: TuiTerminal): Pro
   void loadHighlighter().catch(() => undefined);
   const args = parseTuiArgs(launch.args);
   const controller = new TuiController({ client: launch.client, workspace: launch.workspace, store: createTuiStore() });
-  let brokenPipe = false;
-  let settle: (code: number) => void = () => undefined;
-  const ended = new Promise<number>((resolve) => (settle = resolve));
-  const onAbort = (): void => settle(EXIT.aborted);
-  const onStdoutError = (error: NodeJS.ErrnoException): void => {
-    if (error.code !== 'EPIPE') return settle(EXIT.failed);
-    brokenPipe = true;
-    settle(EXIT.ok);
-  };
-  launch.signal.addEventListener('abort', onAbort, { once: true });
-  stdout.on('error', onStdoutError);
+  const exit = new TuiExit(launch.signal, stdout, stderr);
   stdout.write(PASTE_ON);
-  const paint = new Paint(colorEnabled({ env: terminal.env, stream: stdout }));
-  const instance = render(
-    <PaintContext.Provider value={paint}>
-      <App controller={controller} attached={args.attached} />
-    </PaintContext.Provider>,
-    { stdin, stdout, stderr, exitOnCtrlC: false, patchConsole: true, kittyKeyboard: { mode: 'auto' } },
-  );
-  instance.waitUntilExit().then(
-    () => settle(EXIT.ok),
-    (error: unknown) => {
-      stderr.write(`nodwyn: the terminal UI stopped: ${describeError(error)}\n`);
-      settle(EXIT.failed);
-    },
-  );
-  controller.start(args);
-  void controller.exited.then(settle);
-  const code = await ended;
-  launch.signal.removeEventListener('abort', onAbort);
-  instance.unmount();
-  instance.cleanup();
+  const instance = mount(controller, args, terminal, exit);
+  if (instance) {
+    controller.start(args);
+    void controller.exited.then((code) => exit.end(code));
+  }
+  const code = await exit.code;
+  instance?.unmount();
+  instance?.cleanup();
   const sessionId = controller.sessionId;
   await controller.dispose();
-  if (!brokenPipe) {
-    stdout.write(PASTE_OFF);
-    if (sessionId && code === EXIT.ok) stdout.write(`Session ${sessionId}: nodwyn --resume ${sessionId} continues it.\n`);
-  }
-  stdout.off('error', onStdoutError);
+  exit.dispose();
+  if (exit.brokenPipe) return code;
+  stdout.write(PASTE_OFF);
+  if (sessionId && code === EXIT.ok) stdout.write(`Session ${sessionId}: nodwyn --resume ${sessionId} continues it.\n`);
   return code;
 }
 

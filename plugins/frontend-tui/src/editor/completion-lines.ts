@@ -7,11 +7,13 @@ export function completionLines(items: readonly CompletionItem[], selected: numb
   if (items.length === 0) return [];
   const first = Math.min(Math.max(0, selected - max + 1), Math.max(0, items.length - max));
   const labelWidth = Math.min(Math.max(...items.map((i) => textWidth(i.label))), Math.floor(width / 2));
-  return items.slice(first, first + max).map((item, k) => {
+  const lines: Line[] = items.slice(first, first + max).map((item, k) => {
     const chosen = first + k === selected;
     const label = truncate(item.label, labelWidth).padEnd(labelWidth);
     const spans: Span[] = [{ text: chosen ? '❯ ' : '  ', style: { fg: 'magenta' } }, { text: label, style: chosen ? { bold: true, fg: 'magenta' } : {} }];
     if (item.detail) spans.push({ text: `  ${truncate(item.detail, Math.max(0, width - labelWidth - 4))}`, style: { dim: true } });
     return spans;
   });
+  if (items.length > max) lines.push([{ text: `  ${items.length - max} more · ↑↓ to move, keep typing to narrow`, style: { dim: true } }]);
+  return lines;
 }

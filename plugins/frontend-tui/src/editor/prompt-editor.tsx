@@ -1,4 +1,5 @@
-import { Box, useInput, type Key } from 'ink';
+import { Box, type Key } from 'ink';
+import { useKeys } from '../view/key-router.js';
 import { useRef, useState } from 'react';
 import { LinesRows } from '../view/lines-text.js';
 import { applyCompletion, completionQuery, fileItems, slashItems, type CommandInfo, type CompletionItem, type CompletionQuery } from './completion.js';
@@ -91,6 +92,8 @@ export function PromptEditor(props: PromptEditorProps) {
     }
     if (!key.tab && !(key.return && !key.meta && !key.shift)) return false;
     const item = menu.items[menu.selected]!;
+    // Enter on a command typed in full sends it (with its input, if any follows).
+    if (key.return && editor.current.text.slice(menu.query.start, menu.query.end) === item.value) return false;
     const next = applyCompletion(editor.current, menu.query, item);
     if (key.return && item.complete && menu.query.kind === 'slash') {
       editor.current = next;
@@ -101,7 +104,7 @@ export function PromptEditor(props: PromptEditorProps) {
     return true;
   };
 
-  useInput(
+  useKeys(
     (input, key) => {
       setHint(undefined);
       const menu = menuRef.current;
@@ -115,7 +118,7 @@ export function PromptEditor(props: PromptEditorProps) {
       else if (effect?.type === 'hint') setHint(effect.text);
       redraw();
     },
-    { isActive: props.active },
+    props.active,
   );
 
   const placeholder = props.busy ? 'A turn is running · Esc cancels it' : 'Ask anything · / for commands · @ for files';

@@ -53,8 +53,10 @@ let loading: Promise<void> | undefined;
  * drawn before it is ready is shown plain.
  */
 export function loadHighlighter(): Promise<void> {
-  loading ??= import('cli-highlight').then((module: Highlighter & { default?: Highlighter }) => {
-    highlighter = module.default ?? module;
+  loading ??= import('cli-highlight').then((module: Partial<Highlighter> & { default?: Partial<Highlighter> }) => {
+    // Node hands a CommonJS module over as `default`; bundlers honour its `__esModule` and name the exports.
+    const api = typeof module.supportsLanguage === 'function' ? module : module.default;
+    if (typeof api?.highlight === 'function' && typeof api.supportsLanguage === 'function') highlighter = api as Highlighter;
   });
   return loading;
 }

@@ -5,14 +5,15 @@ import type { TuiController } from './tui-controller.js';
 
 function help(controller: TuiController): void {
   const agent = controller.store.getState().commands;
-  const width = Math.max(...[...LOCAL_COMMANDS, ...agent].map((c) => c.name.length)) + 2;
-  const line = (name: string, description: string): string => `  /${name.padEnd(width)}${description}`;
+  const names = [...LOCAL_COMMANDS, ...agent].map((c) => (c.hint ? `${c.name} ${c.hint}` : c.name));
+  const width = Math.max(...names.map((n) => n.length)) + 2;
+  const line = (c: { name: string; description: string; hint?: string }): string => `  /${(c.hint ? `${c.name} ${c.hint}` : c.name).padEnd(width)}${c.description}`;
   const lines = [
     'Keys',
     ...KEYS.map(([keys, what]) => `  ${keys.padEnd(18)}${what}`),
     'Commands',
-    ...LOCAL_COMMANDS.map((c) => line(c.name, c.description)),
-    ...(agent.length > 0 ? ['Commands of the agent', ...agent.map((c) => line(c.name, c.description))] : []),
+    ...LOCAL_COMMANDS.map(line),
+    ...(agent.length > 0 ? ['Commands of the agent', ...agent.map(line)] : []),
   ];
   controller.notice(lines.join('\n'));
 }

@@ -47,6 +47,8 @@ export class TuiController {
   readonly #unsubscribe: () => void;
   readonly #answers = new Map<string, (optionId: string | undefined) => void>();
   #shown: string | undefined;
+  /** True from a prompt's Enter until its request ends, so a second Enter cannot send another. */
+  #prompting = false;
   #creating: Promise<string> | undefined;
   #disposed = false;
 
@@ -96,24 +98,26 @@ export class TuiController {
       return true;
     }
     const state = this.store.getState();
-    if (state.turn !== 'idle') {
+    if (state.turn !== 'idle' || this.#prompting) {
       this.notice('A turn is running: wait for its answer, or press Esc to cancel it. Your text is kept.', 'warn');
       return false;
     }
     const agentCommand = slash !== undefined && state.commands.some((c) => c.name === slash.name);
-    this.dispatch({ type: 'prompt.sent', text, logged: !agentCommand });
-    void this.#prompt(text);
+    this.#prompting = true;
+    void this.#prompt(text, !agentCommand);
     return true;
   }
 
-  async #prompt(text: string): Promise<void> {
+  async #prompt(text: string, logged: boolean): Promise<void> {
     try {
       const sessionId = await this.ensureSession();
+      this.dispatch({ type: 'prompt.sent', text, logged });
       await this.client.prompt(sessionId, text);
     } catch (error) {
       // A turn that started logs its own end; a prompt refused before that is told here.
-      if (this.store.getState().turn === 'sending') this.notice(describeError(error), 'error');
+      if (this.store.getState().turn !== 'running') this.notice(`${describeError(error)} (Up brings your prompt back.)`, 'error');
     } finally {
+      this.#prompting = false;
       this.dispatch({ type: 'prompt.ended' });
     }
   }

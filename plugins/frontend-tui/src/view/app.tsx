@@ -4,6 +4,7 @@ import type { TuiController } from '../session/tui-controller.js';
 import type { FinishedItem } from '../state/finished-item.js';
 import { ErrorBoundary } from './error-boundary.js';
 import { FinishedView } from './finished-view.js';
+import { KeyRouterProvider } from './key-router.js';
 import { LiveRegion } from './live-region.js';
 import { MIN_COLUMNS, MIN_ROWS, TooSmall } from './too-small.js';
 import { useTerminalSize } from './use-terminal-size.js';
@@ -24,7 +25,7 @@ export function App({ controller, attached }: AppProps) {
   const { columns, rows } = useTerminalSize();
   const small = columns < MIN_COLUMNS || rows < MIN_ROWS;
   return (
-    <>
+    <KeyRouterProvider>
       <Static key={state.epoch} items={state.finished as FinishedItem[]}>
         {(item) => <FinishedView key={item.id} item={item} width={columns} showThinking={state.showThinking} />}
       </Static>
@@ -32,6 +33,6 @@ export function App({ controller, attached }: AppProps) {
       <ErrorBoundary resetKey={state}>
         <LiveRegion state={state} controller={controller} columns={Math.max(columns, MIN_COLUMNS)} rows={Math.max(rows, MIN_ROWS)} attached={attached} hidden={small} />
       </ErrorBoundary>
-    </>
+    </KeyRouterProvider>
   );
 }

@@ -1,4 +1,5 @@
-import { Box, useInput } from 'ink';
+import { Box } from 'ink';
+import { useKeys } from './key-router.js';
 import type { Question } from '../state/tui-state.js';
 import type { Line, Span } from '../terminal/paint.js';
 import { sanitize } from '../terminal/sanitize.js';
@@ -45,11 +46,11 @@ export function questionLines(question: Question, width: number, more: number): 
 export function ConfirmationDialog({ question, width, more, active, onAnswer, onCancelTurn }: ConfirmationDialogProps) {
   const paint = usePaint();
   const keys = optionKeys(question.options);
-  useInput((input, key) => {
+  useKeys((input, key) => {
     if (key.escape) return onCancelTurn();
     const hit = keys.find((k) => k.key === input.toLowerCase());
     if (hit) onAnswer(question.callId, hit.option.optionId);
-  }, { isActive: active });
+  }, active);
   const color = paint.color ? (question.security ? 'red' : 'yellow') : undefined;
   return (
     <Box borderStyle="round" {...(color ? { borderColor: color } : {})} paddingX={1} flexDirection="column" width={width}>

@@ -1,7 +1,7 @@
-import { useInput } from 'ink';
 import { useRef, useState } from 'react';
 import type { Span } from '../terminal/paint.js';
 import { truncate } from '../terminal/text-width.js';
+import { useKeys } from './key-router.js';
 import { LinesRows } from './lines-text.js';
 
 interface LineInputProps {
@@ -18,7 +18,7 @@ interface LineInputProps {
 export function LineInput({ label, initial = '', mask = false, width, onSubmit, onCancel }: LineInputProps) {
   const value = useRef(initial);
   const [, setVersion] = useState(0);
-  useInput((input, key) => {
+  useKeys((input, key) => {
     if (key.escape) return onCancel();
     if (key.return) return onSubmit(value.current.trim());
     if (key.backspace || key.delete) value.current = value.current.slice(0, -1);

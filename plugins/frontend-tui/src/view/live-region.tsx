@@ -47,7 +47,7 @@ export function LiveRegion({ state, controller, columns, rows, attached, hidden 
       : state.setup
         ? listRows + 4
         : editorLines + 7;
-  const fixed = 1 + (state.connection.state === 'open' ? 0 : 1) + toolLines + (state.echo !== undefined ? 1 : 0) + (busy && !streaming ? 1 : 0);
+  const fixed = 1 + (state.connection.state === 'open' ? 0 : 1) + toolLines + (state.echo !== undefined ? 1 : 0) + (busy && !streaming && state.tools.length === 0 ? 1 : 0);
   const streamLines = Math.max(3, rows - 2 - fixed - overlay);
   let input;
   if (question) {
@@ -63,7 +63,7 @@ export function LiveRegion({ state, controller, columns, rows, attached, hidden 
       {state.echo !== undefined ? <LinesRows lines={[[{ text: truncate(`› ${state.echo.split('\n')[0]}`, width), style: { dim: true } }]]} /> : null}
       {streaming ? <LiveMessage text={state.stream.text} thought={state.stream.thought} width={width} showThinking={state.showThinking} maxLines={streamLines} /> : null}
       <LiveTools tools={state.tools} width={width} max={MAX_TOOLS} />
-      {busy && !streaming ? <BusyLine turn={state.turn} /> : null}
+      {busy && !streaming && state.tools.length === 0 ? <BusyLine turn={state.turn} /> : null}
       <Box marginTop={1} flexDirection="column">
         {input}
         <Box display={input ? 'none' : 'flex'} flexDirection="column">

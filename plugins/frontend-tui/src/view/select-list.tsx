@@ -1,7 +1,7 @@
-import { useInput } from 'ink';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type { Line, Span } from '../terminal/paint.js';
 import { truncate } from '../terminal/text-width.js';
+import { useKeys } from './key-router.js';
 import { LinesRows } from './lines-text.js';
 
 /** One choice of a list. */
@@ -33,14 +33,21 @@ export function selectLines(items: readonly SelectItem[], selected: number, widt
   return lines;
 }
 
-/** A list to choose from with Up/Down and Enter; Esc leaves it. */
+/**
+ * A list to choose from with Up/Down and Enter; Esc leaves it. The choice is kept in a ref, so an Enter
+ * that arrives right after an arrow key picks what the arrow chose.
+ */
 export function SelectList({ items, width, rows, onSelect, onCancel }: SelectListProps) {
-  const [selected, setSelected] = useState(0);
-  useInput((_input, key) => {
+  const selected = useRef(0);
+  const [, setVersion] = useState(0);
+  useKeys((_input, key) => {
     if (key.escape) return onCancel();
-    if (key.return && items.length > 0) return onSelect(selected);
-    if (key.upArrow) setSelected((s) => (s - 1 + items.length) % Math.max(1, items.length));
-    if (key.downArrow) setSelected((s) => (s + 1) % Math.max(1, items.length));
+    if (key.return && items.length > 0) return onSelect(selected.current);
+    const count = Math.max(1, items.length);
+    if (key.upArrow) selected.current = (selected.current - 1 + count) % count;
+    else if (key.downArrow) selected.current = (selected.current + 1) % count;
+    else return;
+    setVersion((v) => v + 1);
   });
-  return <LinesRows lines={selectLines(items, selected, width, rows)} />;
+  return <LinesRows lines={selectLines(items, selected.current, width, rows)} />;
 }

@@ -1,7 +1,7 @@
 import { Box } from 'ink';
 import type { SessionSummary } from '@nodwyn/protocol';
-import { useInput } from 'ink';
 import { ago } from '../session/session-rows.js';
+import { useKeys } from './key-router.js';
 import { LinesRows } from './lines-text.js';
 import { SelectList } from './select-list.js';
 
@@ -14,7 +14,7 @@ interface SessionPickerProps {
 }
 
 function EmptyPicker({ onPick }: Pick<SessionPickerProps, 'onPick'>) {
-  useInput((_input, key) => {
+  useKeys((_input, key) => {
     if (key.return || key.escape) onPick(undefined);
   });
   return <LinesRows lines={[[{ text: 'No sessions in this workspace yet. Enter or Esc starts a new one.', style: { dim: true } }]]} />;

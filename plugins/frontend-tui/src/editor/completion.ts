@@ -16,7 +16,7 @@ export interface CompletionItem {
   readonly value: string;
   readonly label: string;
   readonly detail?: string;
-  /** A command that takes no input runs at once when chosen with Enter. */
+  /** Chosen with Enter, a command that needs no input runs at once (one whose input is optional: `[id]`). */
   readonly complete: boolean;
 }
 
@@ -43,7 +43,7 @@ export function slashItems(prefix: string, commands: readonly CommandInfo[]): Co
   for (const c of commands) {
     if (seen.has(c.name) || !c.name.startsWith(prefix.toLowerCase())) continue;
     seen.add(c.name);
-    items.push({ value: `/${c.name}`, label: `/${c.name}${c.hint ? ` ${c.hint}` : ''}`, detail: c.description, complete: c.hint === undefined });
+    items.push({ value: `/${c.name}`, label: `/${c.name}${c.hint ? ` ${c.hint}` : ''}`, detail: c.description, complete: c.hint === undefined || c.hint.startsWith('[') });
   }
   return items;
 }

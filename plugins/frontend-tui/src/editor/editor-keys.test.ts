@@ -39,6 +39,14 @@ describe('editorKey', () => {
     expect(r.effect).toEqual({ type: 'submit', text: 'a\nb' });
   });
 
+  it('sends typing that arrives in one chunk with its Enter, but never a multi-line chunk', () => {
+    expect(press(EMPTY_EDITOR, 'Tidy the build folder\r').effect).toEqual({ type: 'submit', text: 'Tidy the build folder' });
+    expect(press(EMPTY_EDITOR, 'typed before raw mode\n').effect).toEqual({ type: 'submit', text: 'typed before raw mode' });
+    const r = press(EMPTY_EDITOR, 'one\rtwo\r');
+    expect(r.effect).toBeUndefined();
+    expect(r.state.text).toBe('[pasted 2 lines]');
+  });
+
   it('sends nothing for an empty or blank input', () => {
     expect(press(EMPTY_EDITOR, ENTER).effect).toBeUndefined();
     expect(press(EMPTY_EDITOR, ' ', ENTER).effect).toBeUndefined();

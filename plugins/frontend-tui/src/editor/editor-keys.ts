@@ -100,6 +100,10 @@ export function editorKey(state: EditorState, input: string, key: Key, history: 
   if (key.home) return { state: { ...s, cursor: lineBounds(s.text, s.cursor).start } };
   if (key.end) return { state: { ...s, cursor: lineBounds(s.text, s.cursor).end } };
   if (key.tab || key.ctrl || key.meta || input.length === 0) return { state: s };
+  // Typing that arrives in one chunk with its Enter (a fast typist, a terminal multiplexer, keys typed
+  // before the terminal was in raw mode) is typing: real pastes come bracketed, and a multi-line chunk
+  // is taken as a paste, never sent line by line.
+  if (/^[^\r\n]+[\r\n]$/.test(input)) return enter(insert(s, input.slice(0, -1)), key);
   if (input.length > 1) return { state: insertPaste(s, input) };
   return { state: insert(s, normalizePaste(input)) };
 }

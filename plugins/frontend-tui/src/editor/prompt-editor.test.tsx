@@ -86,13 +86,24 @@ describe('PromptEditor', () => {
     ui.unmount();
   });
 
-  it('runs a command that takes no input when it is chosen with Enter', async () => {
+  it('runs a command that needs no input when it is chosen with Enter, and waits for the input of one that does', async () => {
     const { props, ui } = editor();
     for (const k of ['/', 'to', '\r']) {
       ui.stdin.write(k);
       await tick();
     }
     expect(props.onSubmit).toHaveBeenCalledWith('/tools');
+    for (const k of ['/', 'res', '\r']) {
+      ui.stdin.write(k);
+      await tick();
+    }
+    expect(props.onSubmit).toHaveBeenLastCalledWith('/resume');
+    for (const k of ['/', 'tit', '\r']) {
+      ui.stdin.write(k);
+      await tick();
+    }
+    expect(props.onSubmit).toHaveBeenCalledTimes(2);
+    expect(strip(ui.lastFrame())).toContain('› /title ');
     ui.unmount();
   });
 

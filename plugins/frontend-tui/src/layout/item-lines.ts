@@ -56,9 +56,7 @@ export function itemLines(item: FinishedItem, width: number, showThinking: boole
   switch (item.kind) {
     case 'session': {
       const title = item.title ? ` · ${item.title}` : '';
-      const lines: Line[] = [[], [{ text: truncate(`── session ${item.sessionId}${title} `, width), style: { dim: true } }]];
-      if (item.earlier > 0) lines.push(...noticeLines(`${item.earlier} earlier events are in the log: nodwyn log show ${item.sessionId}`, 'dim', width));
-      return lines;
+      return [[], [{ text: truncate(`── session ${item.sessionId}${title} `, width), style: { dim: true } }]];
     }
     case 'notice':
       return [...(item.tone === 'dim' ? [] : [[]]), ...noticeLines(item.text, item.tone, width)];

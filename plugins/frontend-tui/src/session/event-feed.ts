@@ -18,6 +18,8 @@ function sessionOf(event: ClientEvent): string | undefined {
 export class EventFeed {
   #queue: ClientEvent[] = [];
   #held: ClientEvent[] = [];
+  /** While a session's tail is replayed, its events gather here, to be drawn together. */
+  #replay: ClientEvent[] | undefined;
   #timer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -33,8 +35,22 @@ export class EventFeed {
       if (this.#held.length > HELD_MAX) this.#held.splice(0, this.#held.length - HELD_MAX);
       return;
     }
+    if (this.#replay && session !== undefined) return void this.#replay.push(event);
     this.#queue.push(event);
     this.#timer ??= setTimeout(() => this.flush(), this.frameMs);
+  }
+
+  /** Gathers the shown session's events until `endReplay` (a tail being replayed). */
+  startReplay(): void {
+    this.flush();
+    this.#replay = [];
+  }
+
+  /** What was gathered since `startReplay`; events flow frame by frame again. */
+  endReplay(): readonly ClientEvent[] {
+    const events = this.#replay ?? [];
+    this.#replay = undefined;
+    return events;
   }
 
   /** Delivers what is queued now (before a local action, so the order of things is kept). */
@@ -60,5 +76,6 @@ export class EventFeed {
     this.#timer = undefined;
     this.#queue = [];
     this.#held = [];
+    this.#replay = undefined;
   }
 }

@@ -153,7 +153,7 @@ export class TuiController {
     if (this.#shown) return this.#shown;
     this.#creating ??= (async () => {
       const { sessionId } = await this.client.newSession(this.workspace);
-      this.#show(sessionId, { earlier: 0, running: false });
+      this.#show(sessionId, { running: false });
       await this.client.attach(sessionId, 0);
       return sessionId;
     })().finally(() => (this.#creating = undefined));
@@ -166,8 +166,15 @@ export class TuiController {
       (await this.client.listSessions()).find((s) => s.sessionId === sessionId);
     const head = summary?.events ?? 0;
     const fromSeq = Math.max(0, head - TAIL_EVENTS);
-    this.#show(sessionId, { earlier: fromSeq, running: summary !== undefined && summary.state !== 'idle', ...(summary?.title ? { title: summary.title } : {}) });
-    await this.client.attach(sessionId, fromSeq);
+    this.#show(sessionId, { running: summary !== undefined && summary.state !== 'idle', ...(summary?.title ? { title: summary.title } : {}) });
+    this.#feed.startReplay();
+    try {
+      await this.client.attach(sessionId, fromSeq);
+    } finally {
+      // Drawn once, whether the attach finished or failed part way: what arrived is shown.
+      const events = this.#feed.endReplay();
+      if (this.#shown === sessionId) this.dispatch({ type: 'history', events, fromSeq, at: Date.now() });
+    }
   }
 
   /** Leaves the session shown; the next prompt starts a new one. */
@@ -229,7 +236,7 @@ export class TuiController {
     if (shown) await this.client.detach(shown).catch(() => undefined);
   }
 
-  #show(sessionId: string, opened: { earlier: number; running: boolean; title?: string }): void {
+  #show(sessionId: string, opened: { running: boolean; title?: string }): void {
     if (this.#shown !== sessionId) this.#release();
     this.#shown = sessionId;
     this.dispatch({ type: 'session.opened', sessionId, ...opened });

@@ -25,18 +25,26 @@ export interface PlanVerdict {
   readonly feedback?: string;
 }
 
+/** What every finished item has: its id, and the seq of the log event it stands for (when one does). */
+interface ItemBase {
+  readonly id: number;
+  readonly seq?: number;
+}
+
 /**
  * One finished thing on screen, printed once into the terminal's scrollback (ink's `<Static>`) and never
  * drawn again. Everything here comes from the log, so a continued session looks as it did live.
  */
-export type FinishedItem =
-  | { readonly kind: 'session'; readonly id: number; readonly sessionId: string; readonly title?: string; readonly earlier: number }
-  | { readonly kind: 'notice'; readonly id: number; readonly text: string; readonly tone: Tone }
-  | { readonly kind: 'user'; readonly id: number; readonly text: string }
-  | { readonly kind: 'assistant'; readonly id: number; readonly text: string; readonly thinking: readonly string[]; readonly partial?: boolean }
-  | { readonly kind: 'tool'; readonly id: number; readonly title: string; readonly end: ToolEnd; readonly outcome: ToolOutcome; readonly seconds?: number }
-  | { readonly kind: 'plan'; readonly id: number; readonly entries: readonly string[]; readonly verdict: PlanVerdict }
-  | { readonly kind: 'turn'; readonly id: number; readonly reason: string; readonly envelope?: ShownEnvelope };
+export type FinishedItem = ItemBase &
+  (
+    | { readonly kind: 'session'; readonly sessionId: string; readonly title?: string }
+    | { readonly kind: 'notice'; readonly text: string; readonly tone: Tone }
+    | { readonly kind: 'user'; readonly text: string }
+    | { readonly kind: 'assistant'; readonly text: string; readonly thinking: readonly string[]; readonly partial?: boolean }
+    | { readonly kind: 'tool'; readonly title: string; readonly end: ToolEnd; readonly outcome: ToolOutcome; readonly seconds?: number }
+    | { readonly kind: 'plan'; readonly entries: readonly string[]; readonly verdict: PlanVerdict }
+    | { readonly kind: 'turn'; readonly reason: string; readonly envelope?: ShownEnvelope }
+  );
 
 /** A finished item before it is given its id. */
 export type NewItem = FinishedItem extends infer T ? (T extends FinishedItem ? Omit<T, 'id'> : never) : never;

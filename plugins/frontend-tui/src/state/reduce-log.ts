@@ -1,6 +1,6 @@
 import type { LogEvent, ToolCall, Usage } from '@nodwyn/protocol';
 import { sanitize } from '../terminal/sanitize.js';
-import type { NewItem, ToolEnd } from './finished-item.js';
+import type { FinishedItem, NewItem, ToolEnd } from './finished-item.js';
 import { envelopeIn, outcomeFromLog } from './tool-outcome.js';
 import { toolTitle } from './tool-title.js';
 import { withItems, type LiveTool, type OpenCall, type TuiState } from './tui-state.js';
@@ -97,9 +97,18 @@ function decided(state: TuiState, p: Payload): TuiState {
 
 /**
  * What one log event changes: the log is the source of everything finished on screen, so a session's
- * history and its live events are drawn by this one function.
+ * history and its live events are drawn by this one function. Items it adds carry the event's seq.
  */
 export function reduceLog(state: TuiState, event: LogEvent): TuiState {
+  const next = reduceEvent(state, event);
+  if (next.finished === state.finished) return next;
+  // `withItems` made this array just now: stamping it in place is invisible to anyone else.
+  const finished = next.finished as FinishedItem[];
+  for (let i = state.finished.length; i < finished.length; i++) finished[i] = { ...finished[i]!, seq: event.seq };
+  return next;
+}
+
+function reduceEvent(state: TuiState, event: LogEvent): TuiState {
   const p = event.payload;
   switch (event.type) {
     case 'session.created':

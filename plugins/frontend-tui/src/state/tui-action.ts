@@ -6,8 +6,14 @@ import type { Question } from './tui-state.js';
 export type TuiAction =
   /** Client events, in arrival order, taken together (one render for a page of replayed events). */
   | { readonly type: 'events'; readonly events: readonly ClientEvent[]; readonly at: number }
-  /** The TUI now shows `sessionId`; `earlier` events before the tail were not loaded. */
-  | { readonly type: 'session.opened'; readonly sessionId: string; readonly title?: string; readonly earlier: number; readonly running: boolean }
+  /** The TUI now shows `sessionId` (`running`: a turn of it runs now). */
+  | { readonly type: 'session.opened'; readonly sessionId: string; readonly title?: string; readonly running: boolean }
+  /**
+   * The events that arrived while the session was attached: its tail, replayed after `fromSeq`, and what
+   * happened meanwhile. Drawn at once, as much as `HISTORY_CHARS` allows, with a line saying how many
+   * earlier events the log holds.
+   */
+  | { readonly type: 'history'; readonly events: readonly ClientEvent[]; readonly fromSeq: number; readonly at: number }
   /** The TUI shows no session until the next prompt creates one (`/new`). */
   | { readonly type: 'session.left' }
   /** A prompt went out; `logged` prompts show once the log records them, the others (commands) at once. */

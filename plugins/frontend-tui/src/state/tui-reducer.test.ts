@@ -6,7 +6,7 @@ import { tuiReducer } from './tui-reducer.js';
 import { initialState, type TuiState } from './tui-state.js';
 
 const S = 'session-1';
-const opened = (state = initialState()): TuiState => tuiReducer(state, { type: 'session.opened', sessionId: S, earlier: 0, running: false });
+const opened = (state = initialState()): TuiState => tuiReducer(state, { type: 'session.opened', sessionId: S, running: false });
 const events = (state: TuiState, list: readonly ClientEvent[]): TuiState => tuiReducer(state, { type: 'events', events: list, at: Date.parse('2026-12-01T10:00:03.500Z') });
 const run = (state: TuiState, ...actions: TuiAction[]): TuiState => actions.reduce(tuiReducer, state);
 const kinds = (state: TuiState): string[] => state.finished.map((i) => i.kind);
@@ -41,6 +41,29 @@ describe('tuiReducer', () => {
     expect(state.finished[3]).toMatchObject({ title: 'read_file src/a.ts', end: 'completed' });
     // Without usage updates, the totals come from the events shown and say so.
     expect(state.usage).toMatchObject({ partial: true, sessionTokens: 2570 });
+  });
+
+  it('draws a continued tail at once, says how many earlier events the log holds, and stamps items with their seq', () => {
+    const state = tuiReducer(opened(), { type: 'history', events: turnWithTool(S, 601).filter((e) => e.type === 'log'), fromSeq: 600, at: 0 });
+    expect(state.finished.slice(1)).toMatchObject([
+      { kind: 'notice', text: `600 earlier events are in the log: nodwyn log show ${S}` },
+      { kind: 'user', seq: 601 },
+      { kind: 'assistant', seq: 603 },
+      { kind: 'tool', seq: 604 },
+      { kind: 'assistant', seq: 605 },
+    ]);
+  });
+
+  it('prints only the newest history that fits the budget when the tail is large, and counts the rest as earlier', () => {
+    const big = 'x'.repeat(10_000);
+    const events = Array.from({ length: 20 }, (_, i) => log(S, i + 1, 'message.assistant', { text: `${i} ${big}`, tool_calls: [], stop_reason: 'end_turn', provider: 'p' }, 'model'));
+    const state = tuiReducer(opened(), { type: 'history', events, fromSeq: 0, at: 0 });
+    const answers = state.finished.filter((i) => i.kind === 'assistant');
+    expect(answers).toHaveLength(5);
+    expect(answers.at(-1)).toMatchObject({ seq: 20 });
+    const first = answers[0]!.seq!;
+    expect(first).toBe(16);
+    expect(state.finished[1]).toMatchObject({ kind: 'notice', text: `${first - 1} earlier events are in the log: nodwyn log show ${S}` });
   });
 
   it('shows a logged edit as a diff of its arguments, and a failure as its envelope', () => {
@@ -117,10 +140,10 @@ describe('tuiReducer', () => {
       { name: 'title', description: 'Set the title', hint: 'the new title' },
       { name: 'verify', description: 'Check the chain' },
     ]);
-    state = tuiReducer(state, { type: 'session.opened', sessionId: 'session-2', earlier: 10, running: true });
+    state = tuiReducer(state, { type: 'session.opened', sessionId: 'session-2', running: true });
     expect(state.commands).toHaveLength(2);
     expect(state.turn).toBe('running');
-    expect(state.finished).toMatchObject([{ kind: 'session', sessionId: 'session-2', earlier: 10 }]);
+    expect(state.finished).toMatchObject([{ kind: 'session', sessionId: 'session-2' }]);
   });
 
   it('follows the connection and says when it is lost and back', () => {

@@ -1,4 +1,5 @@
 import type { ClientEvent, ConfirmationRequested } from '@nodwyn/protocol';
+import { fittingTail } from './history-budget.js';
 import { reduceLog } from './reduce-log.js';
 import { reduceUpdate } from './reduce-update.js';
 import type { TuiAction } from './tui-action.js';
@@ -67,6 +68,21 @@ function event(state: TuiState, e: ClientEvent, at: number): TuiState {
   }
 }
 
+/** Draws a session's tail: its events reduced, then only the newest items that fit the history budget. */
+function history(state: TuiState, action: Extract<TuiAction, { type: 'history' }>): TuiState {
+  const drawn = action.events.reduce((s, e) => event(s, e, action.at), state);
+  const before = state.finished.length;
+  const added = drawn.finished.slice(before);
+  const kept = added.slice(added.length - fittingTail(added));
+  const earlier = kept.length < added.length ? (kept[0]?.seq ?? action.fromSeq + 1) - 1 : action.fromSeq;
+  const withoutAdded: TuiState = { ...drawn, finished: state.finished, nextId: drawn.nextId };
+  const note = earlier > 0 && drawn.session
+    ? [{ kind: 'notice' as const, tone: 'dim' as const, text: `${earlier} earlier events are in the log: nodwyn log show ${drawn.session.id}` }]
+    : [];
+  const noted = withItems(withoutAdded, ...note);
+  return { ...noted, finished: [...noted.finished, ...kept] };
+}
+
 /** The TUI's one reducer: client events and the person's actions in, the next state out. */
 export function tuiReducer(state: TuiState, action: TuiAction): TuiState {
   switch (action.type) {
@@ -79,8 +95,10 @@ export function tuiReducer(state: TuiState, action: TuiAction): TuiState {
         session: { id: action.sessionId, ...(action.title ? { title: action.title } : {}) },
         turn: action.running ? 'running' : 'idle',
       };
-      return withItems(opened, { kind: 'session', sessionId: action.sessionId, ...(action.title ? { title: action.title } : {}), earlier: action.earlier });
+      return withItems(opened, { kind: 'session', sessionId: action.sessionId, ...(action.title ? { title: action.title } : {}) });
     }
+    case 'history':
+      return history(state, action);
     case 'session.left': {
       const left: TuiState = { ...fresh(state), epoch: state.epoch + 1 };
       return withItems(left, { kind: 'notice', tone: 'dim', text: 'New session: it starts with your next prompt.' });

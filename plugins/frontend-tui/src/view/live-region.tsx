@@ -62,7 +62,7 @@ export function LiveRegion({ state, controller, columns, rows, attached, hidden 
       {attached ? <ConnectionBanner connection={state.connection} width={width} /> : null}
       {state.echo !== undefined ? <LinesRows lines={[[{ text: truncate(`› ${state.echo.split('\n')[0]}`, width), style: { dim: true } }]]} /> : null}
       {streaming ? <LiveMessage text={state.stream.text} thought={state.stream.thought} width={width} showThinking={state.showThinking} maxLines={streamLines} /> : null}
-      <LiveTools tools={state.tools} width={width} max={MAX_TOOLS} />
+      <LiveTools tools={state.tools} asking={state.questions.map((q) => q.toolCallId)} width={width} max={MAX_TOOLS} />
       {busy && !streaming && state.tools.length === 0 ? <BusyLine turn={state.turn} /> : null}
       <Box marginTop={1} flexDirection="column">
         {input}

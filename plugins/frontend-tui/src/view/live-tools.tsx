@@ -7,8 +7,16 @@ import { LinesRows } from './lines-text.js';
 const FRAMES = '⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏';
 const TICK_MS = 100;
 
+interface LiveToolsProps {
+  readonly tools: readonly LiveTool[];
+  /** ACP ids of the calls a question waits on. */
+  readonly asking: readonly string[];
+  readonly width: number;
+  readonly max: number;
+}
+
 /** The tool calls running now: a spinner and the elapsed time each, at most `max` (the newest). */
-export const LiveTools = memo(function LiveTools({ tools, width, max }: { readonly tools: readonly LiveTool[]; readonly width: number; readonly max: number }) {
+export const LiveTools = memo(function LiveTools({ tools, asking, width, max }: LiveToolsProps) {
   const running = tools.length > 0;
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
@@ -21,6 +29,9 @@ export const LiveTools = memo(function LiveTools({ tools, width, max }: { readon
   const shown = tools.slice(-max);
   const lines: Line[] = [];
   if (shown.length < tools.length) lines.push([{ text: `… ${tools.length - shown.length} more calls`, style: { dim: true } }]);
-  for (const tool of shown) lines.push(liveToolLine(tool, tool.status === 'completed' ? '✓' : tool.status === 'failed' ? '✗' : frame, Math.max(now, tool.startedAt), width));
+  for (const tool of shown) {
+    const mark = tool.status === 'completed' ? '✓' : tool.status === 'failed' ? '✗' : frame;
+    lines.push(liveToolLine(tool, mark, Math.max(now, tool.startedAt), width, asking.includes(tool.toolCallId)));
+  }
   return <LinesRows lines={lines} />;
 });

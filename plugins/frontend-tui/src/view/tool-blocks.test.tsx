@@ -26,6 +26,7 @@ describe('tool blocks', () => {
           { toolCallId: '3:a', title: 'shell npm test', status: 'in_progress', startedAt },
           { toolCallId: '3:b', title: 'shell rm -rf build', status: 'pending', startedAt },
         ]}
+        asking={[]}
         width={60}
         max={5}
       />,
@@ -39,9 +40,14 @@ describe('tool blocks', () => {
     ui.unmount();
   });
 
+  it('say when a call waits for the person', () => {
+    const tools = [{ toolCallId: '3:a', title: 'shell rm -rf build', status: 'in_progress' as const, startedAt: Date.now() }];
+    expect(strip(render(<LiveTools tools={tools} asking={['3:a']} width={60} max={5} />).lastFrame())).toContain('shell rm -rf build (0.0s) waiting for your answer');
+  });
+
   it('list only the newest calls when many run', () => {
     const tools = Array.from({ length: 8 }, (_, i) => ({ toolCallId: `${i}`, title: `read_file f${i}`, status: 'in_progress' as const, startedAt: Date.now() }));
-    const frame = strip(render(<LiveTools tools={tools} width={60} max={5} />).lastFrame());
+    const frame = strip(render(<LiveTools tools={tools} asking={[]} width={60} max={5} />).lastFrame());
     expect(frame).toContain('3 more calls');
     expect(frame).toContain('read_file f7');
     expect(frame).not.toContain('read_file f2');

@@ -1,12 +1,14 @@
-import { Box, type Key } from 'ink';
+import { Box } from 'ink';
 import { useKeys } from '../view/key-router.js';
 import { useRef, useState } from 'react';
 import { LinesRows } from '../view/lines-text.js';
-import { applyCompletion, completionQuery, fileItems, slashItems, type CommandInfo, type CompletionItem, type CompletionQuery } from './completion.js';
+import type { CommandInfo } from './completion.js';
 import { completionLines } from './completion-lines.js';
 import { editorKey } from './editor-keys.js';
 import { editorLines } from './editor-lines.js';
 import { EMPTY_EDITOR, type EditorState } from './editor-state.js';
+import { menuKey } from './menu-keys.js';
+import { useCompletionMenu } from './use-completion-menu.js';
 
 /** Items a completion menu shows at once. */
 const MENU_ITEMS = 6;
@@ -29,11 +31,12 @@ export interface PromptEditorProps {
   completeFiles(prefix: string): Promise<readonly string[]>;
 }
 
-interface Menu {
-  readonly query: CompletionQuery;
-  readonly items: readonly CompletionItem[];
-  readonly selected: number;
-}
+/** What the effects that leave the editor do. */
+const EFFECTS: Record<'quit' | 'cancelTurn' | 'toggleThinking', (props: PromptEditorProps) => void> = {
+  quit: (props) => props.onQuit(),
+  cancelTurn: (props) => props.onCancelTurn(),
+  toggleThinking: (props) => props.onToggleThinking(),
+};
 
 /**
  * The multi-line input: Enter sends, `\`+Enter (or Alt+Enter, Ctrl+J) breaks the line, Up/Down walk the
@@ -43,79 +46,45 @@ interface Menu {
  */
 export function PromptEditor(props: PromptEditorProps) {
   const editor = useRef<EditorState>(EMPTY_EDITOR);
-  const menuRef = useRef<Menu | undefined>(undefined);
-  const lookups = useRef(0);
   const [, setVersion] = useState(0);
   const [hint, setHint] = useState<string | undefined>(undefined);
   const redraw = (): void => setVersion((v) => v + 1);
-
-  const setMenu = (menu: Menu | undefined): void => {
-    menuRef.current = menu && menu.items.length > 0 ? menu : menu?.query.kind === 'file' ? menu : undefined;
-  };
-
-  const refreshMenu = (state: EditorState): void => {
-    const query = completionQuery(state.text, state.cursor);
-    if (!query) return setMenu(undefined);
-    if (query.kind === 'slash') return setMenu({ query, items: slashItems(query.prefix, props.commands), selected: 0 });
-    const lookup = ++lookups.current;
-    setMenu({ query, items: menuRef.current?.query.kind === 'file' ? menuRef.current.items : [], selected: 0 });
-    void props.completeFiles(query.prefix).then((paths) => {
-      if (lookup !== lookups.current || menuRef.current?.query.kind !== 'file') return;
-      setMenu({ query, items: fileItems(paths), selected: 0 });
-      redraw();
-    });
-  };
+  const menus = useCompletionMenu(props.commands, props.completeFiles, redraw);
+  const menuRef = menus.current;
 
   const update = (state: EditorState): void => {
     const changed = state.text !== editor.current.text || state.cursor !== editor.current.cursor;
     editor.current = state;
-    if (changed) refreshMenu(state);
+    if (changed) menus.refresh(state);
   };
 
   const submit = (text: string): void => {
     if (props.onSubmit(text)) {
       editor.current = EMPTY_EDITOR;
-      setMenu(undefined);
-    }
-  };
-
-  const menuKey = (menu: Menu, key: Key): boolean => {
-    if (menu.items.length === 0) return false;
-    if (key.upArrow || key.downArrow) {
-      const selected = (menu.selected + (key.upArrow ? -1 : 1) + menu.items.length) % menu.items.length;
-      menuRef.current = { ...menu, selected };
-      return true;
-    }
-    if (key.escape) {
       menuRef.current = undefined;
-      return true;
     }
-    if (!key.tab && !(key.return && !key.meta && !key.shift)) return false;
-    const item = menu.items[menu.selected]!;
-    // Enter on a command typed in full sends it (with its input, if any follows).
-    if (key.return && editor.current.text.slice(menu.query.start, menu.query.end) === item.value) return false;
-    const next = applyCompletion(editor.current, menu.query, item);
-    if (key.return && item.complete && menu.query.kind === 'slash') {
-      editor.current = next;
-      submit(item.value);
-      return true;
-    }
-    update(next);
-    return true;
   };
 
   useKeys(
     (input, key) => {
       setHint(undefined);
       const menu = menuRef.current;
-      if (menu && menuKey(menu, key)) return redraw();
+      const handled = menu ? menuKey(menu, key, editor.current) : undefined;
+      if (handled?.handled) {
+        menuRef.current = handled.menu;
+        if (handled.submit !== undefined) {
+          editor.current = handled.editor!;
+          submit(handled.submit);
+        } else if (handled.editor) {
+          update(handled.editor);
+        }
+        return redraw();
+      }
       const { state, effect } = editorKey(editor.current, input, key, props.history);
       update(state);
       if (effect?.type === 'submit') submit(effect.text);
-      else if (effect?.type === 'quit') props.onQuit();
-      else if (effect?.type === 'cancelTurn') props.onCancelTurn();
-      else if (effect?.type === 'toggleThinking') props.onToggleThinking();
       else if (effect?.type === 'hint') setHint(effect.text);
+      else if (effect) EFFECTS[effect.type](props);
       redraw();
     },
     props.active,

@@ -5,6 +5,7 @@ import type { TuiAction } from '../state/tui-action.js';
 import type { TuiStore } from '../state/tui-store.js';
 import { describeError, remediationOf } from './describe-error.js';
 import { EventFeed } from './event-feed.js';
+import { PermissionAnswers, questionOf } from './permission-answers.js';
 import type { TuiArgs } from './launch-args.js';
 import { runLocalCommand } from './run-local-command.js';
 
@@ -23,14 +24,6 @@ export interface TuiControllerOptions {
   readonly frameMs?: number;
 }
 
-interface PermissionMeta {
-  readonly callId?: string;
-  readonly tier?: string;
-  readonly reason?: string;
-  readonly security?: boolean;
-  readonly subjects?: readonly { class: string; destination: string }[];
-}
-
 /**
  * Everything the TUI does with its client: which session it shows (continued from its tail, or created
  * with the first prompt), prompts, cancels, questions, commands and setup. It owns no state of its own
@@ -45,7 +38,7 @@ export class TuiController {
   #quit!: (code: number) => void;
   readonly #feed: EventFeed;
   readonly #unsubscribe: () => void;
-  readonly #answers = new Map<string, (optionId: string | undefined) => void>();
+  readonly #answers = new PermissionAnswers();
   #shown: string | undefined;
   /** True from a prompt's Enter until its request ends, so a second Enter cannot send another. */
   #prompting = false;
@@ -134,9 +127,7 @@ export class TuiController {
   answer(callId: string, optionId: string): void {
     const question = this.store.getState().questions.find((q) => q.callId === callId);
     this.dispatch({ type: 'question.closed', callId });
-    const answer = this.#answers.get(callId);
-    if (answer) return answer(optionId);
-    if (!question) return;
+    if (this.#answers.answer(callId, optionId) || !question) return;
     void this.#guard(async () => {
       const { accepted } = await this.client.answerConfirmation(question.sessionId, callId, optionId);
       if (!accepted) this.notice(`Another answer about ${question.tool} came first.`, 'dim');
@@ -247,44 +238,16 @@ export class TuiController {
   #release(): void {
     const previous = this.#shown;
     this.#shown = undefined;
-    for (const answer of [...this.#answers.values()]) answer(undefined);
+    this.#answers.cancelAll();
     if (previous && !this.#disposed) void this.client.detach(previous).catch(() => undefined);
   }
 
   #ask(request: PermissionRequest, signal: AbortSignal): Promise<PermissionResponse> {
-    const meta = ((request._meta as { nodwyn?: PermissionMeta } | null | undefined)?.nodwyn ?? {}) as PermissionMeta;
-    const callId = meta.callId ?? request.toolCall.toolCallId;
-    return new Promise((resolve) => {
-      if (signal.aborted || request.sessionId !== this.#shown) return resolve({ outcome: { outcome: 'cancelled' } });
-      const finish = (optionId: string | undefined): void => {
-        this.#answers.delete(callId);
-        signal.removeEventListener('abort', withdrawn);
-        resolve(optionId ? { outcome: { outcome: 'selected', optionId } } : { outcome: { outcome: 'cancelled' } });
-      };
-      const withdrawn = (): void => {
-        finish(undefined);
-        this.dispatch({ type: 'question.closed', callId });
-      };
-      this.#answers.set(callId, finish);
-      signal.addEventListener('abort', withdrawn, { once: true });
-      const title = request.toolCall.title ?? undefined;
-      this.dispatch({
-        type: 'question.asked',
-        question: {
-          sessionId: request.sessionId,
-          callId,
-          toolCallId: request.toolCall.toolCallId,
-          tool: title?.split(' ')[0] ?? 'a tool',
-          ...(title ? { title } : {}),
-          tier: meta.tier ?? '',
-          reason: meta.reason ?? '',
-          security: meta.security === true,
-          options: request.options,
-          ...(meta.subjects ? { subjects: meta.subjects } : {}),
-          asked: true,
-        },
-      });
-    });
+    const question = questionOf(request);
+    if (request.sessionId !== this.#shown) return Promise.resolve({ outcome: { outcome: 'cancelled' } });
+    const answer = this.#answers.wait(question, signal, () => this.dispatch({ type: 'question.closed', callId: question.callId }));
+    if (!signal.aborted) this.dispatch({ type: 'question.asked', question });
+    return answer;
   }
 
   /** Runs `body`; a failure becomes one line in the TUI (or nothing, for what the TUI can do without). */

@@ -1,3 +1,4 @@
+/** @jsxRuntime automatic */
 import type { Frontend, FrontendLaunch } from '@nodwyn/plugin-api';
 import { render, type Instance } from 'ink';
 import { EXIT } from './errors.js';

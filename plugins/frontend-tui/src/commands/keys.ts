@@ -1,8 +1,8 @@
 /** The TUI's keys, as `/help` and docs/tui.md list them. */
 export const KEYS: readonly (readonly [string, string])[] = [
   ['Enter', 'send'],
-  ['\\ then Enter', 'new line (also Alt+Enter, Ctrl+J, Shift+Enter where the terminal reports it)'],
-  ['Up / Down', "earlier prompts of this workspace (on the first or last line)"],
+  ['\\ then Enter', 'new line; also Alt+Enter, Ctrl+J, Shift+Enter'],
+  ['Up / Down', 'earlier prompts of this workspace (from the first or last line)'],
   ['@', 'complete a workspace path (Tab or Enter accepts)'],
   ['/', 'commands (Tab completes)'],
   ['Esc', 'cancel the running turn'],

@@ -1,3 +1,4 @@
+/** @jsxRuntime automatic */
 import { Box } from 'ink';
 import { useKeys } from '../view/key-router.js';
 import { useRef, useState } from 'react';

@@ -30,7 +30,8 @@ function trimEnd(line: Span[]): void {
 
 /**
  * Lays styled text out in lines of at most `width` columns: words wrap at spaces, a word longer than a
- * line is cut, `\n` starts a new line, and the prefixes give lists and quotes their hanging indent.
+ * line is cut, `\n` starts a new line (keeping the indentation that follows it), and the prefixes give
+ * lists and quotes their hanging indent.
  */
 export function wrapSpans(spans: readonly Span[], width: number, prefix: WrapPrefix = {}): Line[] {
   const first = prefix.first ?? [];
@@ -39,6 +40,8 @@ export function wrapSpans(spans: readonly Span[], width: number, prefix: WrapPre
   let line: Span[] = [...first];
   let used = lineWidth(first);
   let content = false;
+  // Spaces that start a line of the text itself are indentation, kept; those at a wrap are dropped.
+  let textLineStart = true;
   const breakLine = (): void => {
     trimEnd(line);
     lines.push(line);
@@ -50,16 +53,18 @@ export function wrapSpans(spans: readonly Span[], width: number, prefix: WrapPre
     for (const token of span.text.match(/\n| +|[^ \n]+/g) ?? []) {
       if (token === '\n') {
         breakLine();
+        textLineStart = true;
         continue;
       }
       const w = textWidth(token);
       if (token.startsWith(' ')) {
-        if (content && used + w <= width) {
+        if ((content || textLineStart) && used + w <= width) {
           push(line, token, span.style);
           used += w;
         }
         continue;
       }
+      textLineStart = false;
       if (used + w > width && content) breakLine();
       let word = token;
       while (textWidth(word) > width - used) {

@@ -1,3 +1,4 @@
+/** @jsxRuntime automatic */
 import { Static } from 'ink';
 import { useSyncExternalStore } from 'react';
 import type { TuiController } from '../session/tui-controller.js';

@@ -1,3 +1,4 @@
+/** @jsxRuntime automatic */
 import { useEffect, useState } from 'react';
 import type { TurnState } from '../state/tui-state.js';
 import { LinesRows } from './lines-text.js';

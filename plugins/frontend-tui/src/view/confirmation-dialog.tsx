@@ -1,3 +1,4 @@
+/** @jsxRuntime automatic */
 import { Box } from 'ink';
 import { optionKeys } from '../layout/option-keys.js';
 import { questionLines } from '../layout/question-lines.js';

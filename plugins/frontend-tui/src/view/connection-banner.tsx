@@ -1,3 +1,4 @@
+/** @jsxRuntime automatic */
 import type { TuiState } from '../state/tui-state.js';
 import type { Line } from '../terminal/paint.js';
 import { truncate } from '../terminal/text-width.js';

@@ -1,3 +1,4 @@
+/** @jsxRuntime automatic */
 import { Text } from 'ink';
 import { Component, type ReactNode } from 'react';
 import { describeError } from '../session/describe-error.js';

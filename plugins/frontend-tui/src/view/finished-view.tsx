@@ -1,3 +1,4 @@
+/** @jsxRuntime automatic */
 import { memo } from 'react';
 import { itemLines } from '../layout/item-lines.js';
 import type { FinishedItem } from '../state/finished-item.js';

@@ -1,3 +1,4 @@
+/** @jsxRuntime automatic */
 import { useInput, type Key } from 'ink';
 import { createContext, useContext, useLayoutEffect, useMemo, useRef, type ReactNode } from 'react';
 

@@ -1,3 +1,4 @@
+/** @jsxRuntime automatic */
 import { useRef, useState } from 'react';
 import type { Span } from '../terminal/paint.js';
 import { truncate } from '../terminal/text-width.js';

@@ -1,3 +1,4 @@
+/** @jsxRuntime automatic */
 import { Box, Text } from 'ink';
 import { memo } from 'react';
 import type { Line } from '../terminal/paint.js';

@@ -1,3 +1,4 @@
+/** @jsxRuntime automatic */
 import { memo, useMemo } from 'react';
 import { thinkingLines } from '../layout/item-lines.js';
 import { renderMarkdown } from '../markdown/render-markdown.js';

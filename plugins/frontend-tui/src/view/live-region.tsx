@@ -1,3 +1,4 @@
+/** @jsxRuntime automatic */
 import { Box } from 'ink';
 import { LOCAL_COMMANDS } from '../commands/local-commands.js';
 import { PromptEditor } from '../editor/prompt-editor.js';

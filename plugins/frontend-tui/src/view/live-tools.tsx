@@ -1,3 +1,4 @@
+/** @jsxRuntime automatic */
 import { memo, useEffect, useState } from 'react';
 import { liveToolLine } from '../layout/tool-lines.js';
 import type { LiveTool } from '../state/tui-state.js';

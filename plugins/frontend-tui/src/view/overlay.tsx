@@ -1,3 +1,4 @@
+/** @jsxRuntime automatic */
 import type { TuiController } from '../session/tui-controller.js';
 import type { TuiState } from '../state/tui-state.js';
 import { ConfirmationDialog } from './confirmation-dialog.js';

@@ -1,3 +1,4 @@
+/** @jsxRuntime automatic */
 import { Box } from 'ink';
 import type { SessionSummary } from '@nodwyn/protocol';
 import { ago } from '../session/session-rows.js';

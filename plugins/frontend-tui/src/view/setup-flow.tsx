@@ -1,3 +1,4 @@
+/** @jsxRuntime automatic */
 import { Box } from 'ink';
 import type { ProviderChoice } from '@nodwyn/protocol';
 import { useState, type ReactNode } from 'react';

@@ -1,3 +1,4 @@
+/** @jsxRuntime automatic */
 import { Text } from 'ink';
 
 /** The smallest terminal the TUI lays out for. */

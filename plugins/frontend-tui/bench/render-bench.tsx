@@ -1,7 +1,7 @@
 // Measures what the terminal front end costs: the render work of one streamed delta with 1k and 100k
 // finished items in the scrollback, and the first full frame of a continued session's tail.
 // Run: npm run bench --workspace @nodwyn/plugin-frontend-tui (React in production mode, as the bundled CLI runs it).
-import { recordingFrontendClient } from '@nodwyn/testing';
+import { frontendLaunch, recordingFrontendClient } from '@nodwyn/testing';
 import { render } from 'ink';
 import { TuiController } from '../src/session/tui-controller.js';
 import type { FinishedItem } from '../src/state/finished-item.js';
@@ -11,7 +11,8 @@ import { Paint } from '../src/terminal/paint.js';
 import { App } from '../src/view/app.js';
 import { PaintContext } from '../src/view/paint-context.js';
 import { chunk, log } from '../test/session-events.js';
-import { FakeStdin, FakeStdout } from '../test/fake-terminal.js';
+import { fakeTerminal, FakeStdin, FakeStdout } from '../test/fake-terminal.js';
+import { runTui } from '../src/tui-frontend.js';
 
 const SESSION = 'bench';
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -22,13 +23,18 @@ class TimedStdout extends FakeStdout {
   lastWrite = 0;
   override write = (frame: string): boolean => {
     this.lastWrite = performance.now();
-    this.frames.length = 0;
+    // ink writes a frame as several pieces (erase, then the lines): the last few are kept.
+    if (this.frames.length >= 16) this.frames.shift();
     this.frames.push(frame);
     return true;
   };
 }
 
-function mount(items: number) {
+/** The keyboard of the terminal `mount` draws on. */
+let keyboard = new FakeStdin();
+
+function mount(items: number, maxFps?: number) {
+  keyboard = new FakeStdin();
   const finished: FinishedItem[] = Array.from({ length: items }, (_, i) =>
     i % 3 === 0
       ? { kind: 'user', id: i + 1, text: `Prompt number ${i}` }
@@ -44,14 +50,60 @@ function mount(items: number) {
     <PaintContext.Provider value={new Paint(true)}>
       <App controller={controller} attached={false} />
     </PaintContext.Provider>,
-    { stdout: stdout as unknown as NodeJS.WriteStream, stdin: new FakeStdin() as unknown as NodeJS.ReadStream, exitOnCtrlC: false, patchConsole: false, maxFps: 1000 },
+    { stdout: stdout as unknown as NodeJS.WriteStream, stdin: keyboard as unknown as NodeJS.ReadStream, exitOnCtrlC: false, patchConsole: false, ...(maxFps ? { maxFps } : {}) },
   );
-  return { store, stdout, instance, controller };
+  return { store, stdout, instance, controller, client };
+}
+
+/** From `runTui` to the first frame with the input (modules already loaded; no session yet). */
+async function startToPrompt(): Promise<number> {
+  const terminal = fakeTerminal();
+  const { launch, abort } = frontendLaunch({ workspace: '/bench' });
+  const started = performance.now();
+  const running = runTui(launch, terminal);
+  while (!terminal.stdout.frames.some((f) => f.includes('Ask anything'))) await new Promise((resolve) => setImmediate(resolve));
+  const took = performance.now() - started;
+  abort();
+  await running;
+  return took;
+}
+
+/**
+ * Milliseconds from a key to the frame that shows it, while about 1,000 deltas a second stream in, with
+ * ink's own frame limit (30 a second): what a person sees.
+ */
+async function keystrokeEcho(keys: number): Promise<number[]> {
+  const { stdout, instance, controller, client } = mount(1_000);
+  await controller.open(SESSION);
+  let n = 0;
+  const streaming = setInterval(() => client.emit(chunk(SESSION, `w${n++} `)), 1);
+  await sleep(100);
+  const echoes: number[] = [];
+  const shows = (text: string): boolean => stdout.frames.some((f) => f.replace(/\u001B\[[0-9;?]*[A-Za-z]/g, '').includes(text));
+  let typed = '';
+  for (let i = 0; i < keys; i++) {
+    if (typed.length === 40) {
+      // Ctrl+U empties the input, so the line never wraps.
+      keyboard.write('\u0015');
+      while (!shows('Ask anything')) await sleep(1);
+      typed = '';
+    }
+    typed += 'k';
+    const started = performance.now();
+    keyboard.write('k');
+    while (!shows(`› ${typed}`)) await new Promise((resolve) => setImmediate(resolve));
+    echoes.push(stdout.lastWrite - started);
+    await sleep(7);
+  }
+  clearInterval(streaming);
+  instance.unmount();
+  return echoes;
 }
 
 /** Milliseconds from a delta's dispatch to its frame being written, per delta. */
 async function deltaCost(items: number, deltas: number): Promise<number[]> {
-  const { store, stdout, instance } = mount(items);
+  // Unthrottled, so each delta's own work is measured (ink draws at most 30 frames a second otherwise).
+  const { store, stdout, instance } = mount(items, 1000);
   await sleep(200);
   const costs: number[] = [];
   for (let i = 0; i < deltas; i++) {
@@ -115,6 +167,7 @@ async function firstFrame(events: ReturnType<typeof log>[]): Promise<number> {
 }
 
 const rows: string[] = [];
+rows.push(`start to the input prompt, no session (modules loaded): ${(await startToPrompt()).toFixed(0)} ms`);
 // A 25 MB session of ~4,000 events: its tail holds ~2.5 MB, mostly tool output (folded on screen). The
 // first run is cold (the process's first render: nothing compiled yet), as for `nodwyn -c`.
 for (const [label, answer, result] of [
@@ -130,5 +183,7 @@ for (const items of [1_000, 100_000]) {
   const costs = await deltaCost(items, 200);
   rows.push(`one delta, ${items.toLocaleString('en')} finished items: p50 ${percentile(costs, 50).toFixed(2)} ms, p99 ${percentile(costs, 99).toFixed(2)} ms`);
 }
+const echoes = await keystrokeEcho(100);
+rows.push(`keystroke to echo while ~1,000 deltas/s stream in: p50 ${percentile(echoes, 50).toFixed(1)} ms, p99 ${percentile(echoes, 99).toFixed(1)} ms`);
 console.log(rows.join('\n'));
 process.exit(0);

@@ -151,7 +151,11 @@ export class TuiController {
     return this.#creating;
   }
 
-  /** Shows `sessionId`, continued from its tail: its last `TAIL_EVENTS` log events, then everything live. */
+  /**
+   * Shows `sessionId`, continued from its tail: its last `TAIL_EVENTS` log events, then everything live.
+   * A session that cannot be attached (unknown, its workspace gone) is said so and left: the next prompt
+   * starts a new one.
+   */
   async open(sessionId: string): Promise<void> {
     const summary = (await this.client.listSessions({ workspace: this.workspace })).find((s) => s.sessionId === sessionId) ??
       (await this.client.listSessions()).find((s) => s.sessionId === sessionId);
@@ -159,13 +163,18 @@ export class TuiController {
     const fromSeq = Math.max(0, head - TAIL_EVENTS);
     this.#show(sessionId, { running: summary !== undefined && summary.state !== 'idle', ...(summary?.title ? { title: summary.title } : {}) });
     this.#feed.startReplay();
+    let failure: unknown;
     try {
       await this.client.attach(sessionId, fromSeq);
-    } finally {
-      // Drawn once, whether the attach finished or failed part way: what arrived is shown.
-      const events = this.#feed.endReplay();
-      if (this.#shown === sessionId) this.dispatch({ type: 'history', events, fromSeq, at: Date.now() });
+    } catch (error) {
+      failure = error;
     }
+    // Drawn once, whether the attach finished or failed part way: what arrived is shown.
+    const events = this.#feed.endReplay();
+    if (this.#shown === sessionId) this.dispatch({ type: 'history', events, fromSeq, at: Date.now() });
+    if (failure === undefined || this.#shown !== sessionId) return;
+    this.notice(describeError(failure), 'error');
+    this.leave();
   }
 
   /** Leaves the session shown; the next prompt starts a new one. */

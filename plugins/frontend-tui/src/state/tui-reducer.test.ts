@@ -143,7 +143,9 @@ describe('tuiReducer', () => {
     state = tuiReducer(state, { type: 'session.opened', sessionId: 'session-2', running: true });
     expect(state.commands).toHaveLength(2);
     expect(state.turn).toBe('running');
-    expect(state.finished).toMatchObject([{ kind: 'session', sessionId: 'session-2' }]);
+    // The first session's items stay (they are in the scrollback); the new one's header follows them.
+    expect(state.finished.map((i) => i.kind)).toEqual(['session', 'session']);
+    expect(state.finished.at(-1)).toMatchObject({ kind: 'session', sessionId: 'session-2' });
   });
 
   it('follows the connection and says when it is lost and back', () => {

@@ -39,11 +39,15 @@ function connection(state: TuiState, event: Extract<ClientEvent, { type: 'connec
   return next;
 }
 
-/** A state for another session: nothing of the last one's conversation, the person's settings kept. */
+/**
+ * A state for another session: nothing of the last one's conversation live, the scrollback (already
+ * printed) and the person's settings kept.
+ */
 function fresh(state: TuiState): TuiState {
   const { session: _session, ...base } = initialState();
   return {
     ...base,
+    finished: state.finished,
     nextId: state.nextId,
     usage: EMPTY_USAGE,
     commands: state.commands,
@@ -91,7 +95,6 @@ export function tuiReducer(state: TuiState, action: TuiAction): TuiState {
     case 'session.opened': {
       const opened: TuiState = {
         ...fresh(state),
-        epoch: state.epoch + 1,
         session: { id: action.sessionId, ...(action.title ? { title: action.title } : {}) },
         turn: action.running ? 'running' : 'idle',
       };
@@ -100,7 +103,7 @@ export function tuiReducer(state: TuiState, action: TuiAction): TuiState {
     case 'history':
       return history(state, action);
     case 'session.left': {
-      const left: TuiState = { ...fresh(state), epoch: state.epoch + 1 };
+      const left: TuiState = fresh(state);
       return withItems(left, { kind: 'notice', tone: 'dim', text: 'New session: it starts with your next prompt.' });
     }
     case 'prompt.sent': {

@@ -69,9 +69,11 @@ export interface AgentCommand {
 /** Everything the TUI shows, derived from the client's events and the person's actions. */
 export interface TuiState {
   readonly session?: { readonly id: string; readonly title?: string };
-  /** Printed once into the scrollback; a new `epoch` starts a new `<Static>` (another session). */
+  /**
+   * Printed once into the scrollback, in order, and never drawn again; it only grows (another session's
+   * items follow the last one's, as they do in the terminal).
+   */
   readonly finished: readonly FinishedItem[];
-  readonly epoch: number;
   readonly nextId: number;
   /** The answer and the thinking streaming now. */
   readonly stream: { readonly text: string; readonly thought: string };
@@ -98,7 +100,6 @@ export const EMPTY_USAGE: UsageView = { sessionTokens: 0, partial: true, turnTok
 export function initialState(): TuiState {
   return {
     finished: [],
-    epoch: 0,
     nextId: 1,
     stream: { text: '', thought: '' },
     tools: [],

@@ -44,11 +44,6 @@ export class Paint {
     return lines.map((l) => this.line(l)).join('\n');
   }
 
-  /** One string in one style. */
-  text(text: string, style: Style): string {
-    return this.span({ text, style });
-  }
-
   #codes(style: Style | undefined): number[] {
     if (!style) return [];
     const codes: number[] = [];

@@ -65,6 +65,15 @@ describe('the App', () => {
     await tui.close();
   });
 
+  it('says so when a session cannot be continued, and starts a new one with the next prompt', async () => {
+    const unknown = Object.assign(new Error('not found'), { envelope: envelope('SESSION_NOT_FOUND', 'No session has that id; list them with nodwyn log list.', 'NOT_FOUND') });
+    const tui = await startTui({ args: ['--session', 'nope'], answers: { attach: async () => Promise.reject(unknown) } });
+    expect(tui.frame()).toContain('✗ SESSION_NOT_FOUND: No session has that id; list them with nodwyn log list.');
+    expect(tui.frame()).toContain('New session: it starts with your next prompt.');
+    expect(tui.controller.sessionId).toBeUndefined();
+    await tui.close();
+  });
+
   it('cancels the running turn at once with Esc, and shows that it was cancelled', async () => {
     const tui = await startTui();
     await tui.type('long job', '\r');

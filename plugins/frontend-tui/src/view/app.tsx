@@ -27,7 +27,7 @@ export function App({ controller, attached }: AppProps) {
   const small = columns < MIN_COLUMNS || rows < MIN_ROWS;
   return (
     <KeyRouterProvider>
-      <Static key={state.epoch} items={state.finished as FinishedItem[]}>
+      <Static items={state.finished as FinishedItem[]}>
         {(item) => <FinishedView key={item.id} item={item} width={columns} showThinking={state.showThinking} />}
       </Static>
       {small ? <TooSmall columns={columns} rows={rows} /> : null}

@@ -1,12 +1,13 @@
 import type { FrontendClient, SessionSummary } from '@nodwyn/protocol';
 import { isLocalCommand, parseSlash } from '../commands/local-commands.js';
+import type { Tone } from '../state/finished-item.js';
 import type { PermissionRequest, PermissionResponse } from '../state/protocol-types.js';
 import type { TuiAction } from '../state/tui-action.js';
 import type { TuiStore } from '../state/tui-store.js';
 import { describeError, remediationOf } from './describe-error.js';
 import { EventFeed } from './event-feed.js';
-import { PermissionAnswers, questionOf } from './permission-answers.js';
 import type { TuiArgs } from './launch-args.js';
+import { PermissionAnswers, questionOf } from './permission-answers.js';
 import { runLocalCommand } from './run-local-command.js';
 
 /** Log events loaded when a session is continued: its tail; the rest stays in the log (`nodwyn log show`). */
@@ -26,8 +27,9 @@ export interface TuiControllerOptions {
 
 /**
  * Everything the TUI does with its client: which session it shows (continued from its tail, or created
- * with the first prompt), prompts, cancels, questions, commands and setup. It owns no state of its own
- * beyond the pending permission answers: what is shown lives in the store, and comes from the log.
+ * with the first prompt), prompts, cancels, questions, commands and setup. Beyond which session it shows
+ * and the permission requests still open, it keeps nothing: what is shown lives in the store, and comes
+ * from the log.
  */
 export class TuiController {
   readonly client: FrontendClient;
@@ -73,7 +75,8 @@ export class TuiController {
     else if (args.pick) void this.#guard(() => this.showPicker());
   }
 
-  notice(text: string, tone: 'info' | 'dim' | 'warn' | 'error' = 'info'): void {
+  /** Prints one line (or a few) into the scrollback. */
+  notice(text: string, tone: Tone = 'info'): void {
     this.dispatch({ type: 'notice', text, tone });
   }
 

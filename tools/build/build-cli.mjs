@@ -31,21 +31,6 @@ const englishOnlyZodLocales = {
   },
 };
 
-// The terminal front end is an optional first-party plugin (apps/cli/src/distribution.ts): bundled when its
-// package is installed, and otherwise left as an import at run time, which then fails the way an optional
-// plugin's load may (`nodwyn plugins` says so) instead of failing the build.
-const OPTIONAL_FIRST_PARTY = new Set(['@nodwyn/plugin-frontend-tui']);
-const optionalFirstParty = {
-  name: 'optional-first-party',
-  setup(pluginBuild) {
-    pluginBuild.onResolve({ filter: /^@nodwyn\/plugin-frontend-/ }, async (args) => {
-      if (!OPTIONAL_FIRST_PARTY.has(args.path) || args.pluginData?.probing) return undefined;
-      const found = await pluginBuild.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: { probing: true } });
-      return found.errors.length > 0 ? { path: args.path, external: true } : undefined;
-    });
-  },
-};
-
 const started = Date.now();
 await build({
   // version.mjs lets bin/nodwyn.mjs answer --version without loading the command tree.
@@ -57,7 +42,10 @@ await build({
   platform: 'node',
   target: 'node20',
   conditions: ['@nodwyn/source'],
-  external: ['better-sqlite3', 'esbuild', '@jitl/quickjs-wasmfile-release-sync'],
+  // ink imports react-devtools-core only when DEV=true; nodwyn never ships it.
+  external: ['better-sqlite3', 'esbuild', '@jitl/quickjs-wasmfile-release-sync', 'react-devtools-core'],
+  // React's production build: its development checks cost several times the render work per delta.
+  define: { 'process.env.NODE_ENV': '"production"' },
   outExtension: { '.js': '.mjs' },
   chunkNames: 'chunks/[name]-[hash]',
   sourcemap: 'linked',
@@ -69,7 +57,7 @@ await build({
   jsx: 'automatic',
   // CommonJS dependencies bundled into ESM still call require() for Node builtins.
   banner: { js: "import { createRequire as __nodwynRequire } from 'node:module'; const require = __nodwynRequire(import.meta.url);" },
-  plugins: [englishOnlyZodLocales, optionalFirstParty],
+  plugins: [englishOnlyZodLocales],
   logLevel: 'warning',
 });
 console.log(`built apps/cli/dist/nodwyn.mjs in ${Date.now() - started} ms`);

@@ -1,5 +1,4 @@
-import { EnvelopeError, type PluginDefinition } from '@nodwyn/plugin-api';
-import { packageEntry, pickPluginExport, PLUGIN_HOST_ERRORS, type Distribution, type DistributionEntry } from '@nodwyn/plugin-host';
+import { packageEntry, type Distribution, type DistributionEntry } from '@nodwyn/plugin-host';
 import type { Config } from '@nodwyn/runtime';
 
 /** The terminal front end's package, and the front end `nodwyn` starts unless `[distribution] frontend` names another. */
@@ -77,38 +76,11 @@ export function defaultDistribution(config: Config, resolveFrom: string): Distri
       optional: true,
       load: async () => (await import('@nodwyn/plugin-provider-scripted')).providerScriptedPlugin,
     },
-    // The terminal front end is optional: without it every command but the interactive `nodwyn` works, and
-    // `nodwyn` says no front end is available (FRONTEND_NOT_FOUND) while `nodwyn plugins` says why.
-    { package: TUI_PACKAGE, range: '^0.1.0', optional: true, load: loadTui },
+    // The terminal front end is optional: without it (disabled, or broken) every command but the interactive
+    // `nodwyn` works, and `nodwyn` says no front end is available (FRONTEND_NOT_FOUND) while `nodwyn plugins`
+    // says why. Its module loads ink and React only when it starts, so other commands do not pay for them.
+    { package: TUI_PACKAGE, range: '^0.1.0', optional: true, load: async () => (await import('@nodwyn/plugin-frontend-tui')).frontendTuiPlugin },
   ];
   const extra = (config.distribution?.plugins ?? []).map((p) => packageEntry({ package: p.package, range: p.range, from: resolveFrom, optional: p.optional ?? true }));
   return { name: 'nodwyn-default', plugins: [...firstParty, ...extra], defaultFrontend: config.distribution?.frontend ?? DEFAULT_FRONTEND };
-}
-
-/**
- * Imports the terminal front end. Its path is typed as a plain string so the command builds and
- * type-checks where the package is not installed; esbuild and vite still see the literal and bundle it
- * when it is there (tools/build/build-cli.mjs leaves it external only when it cannot be resolved). A
- * missing package is PLUGIN_NOT_FOUND, not a bug to report. The plugin is whichever the package exports,
- * its default or its one named plugin.
- */
-async function loadTui(): Promise<PluginDefinition> {
-  let namespace: Record<string, unknown>;
-  try {
-    namespace = (await import('@nodwyn/plugin-frontend-tui' as string)) as Record<string, unknown>;
-  } catch (error) {
-    const missing = (error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' && String((error as Error).message).includes(`'${TUI_PACKAGE}'`);
-    if (!missing) throw error;
-    throw new EnvelopeError(
-      {
-        category: PLUGIN_HOST_ERRORS.PLUGIN_NOT_FOUND,
-        code: 'PLUGIN_NOT_FOUND',
-        plugin: TUI_PACKAGE,
-        operation: 'plugin.load',
-        remediation: `The terminal front end (${TUI_PACKAGE}) is not installed with this nodwyn. Every command but the interactive \`nodwyn\` works without it; install a nodwyn that ships it, or name another front end in [distribution] frontend.`,
-      },
-      { cause: error },
-    );
-  }
-  return pickPluginExport(namespace, TUI_PACKAGE);
 }

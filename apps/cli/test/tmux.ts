@@ -1,6 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 
+const EXIT_MARK = '<exited ';
+
+function quote(part: string): string {
+  return `'${part.replaceAll("'", "'\\''")}'`;
+}
+
 /**
  * A real terminal for end-to-end tests: a tmux pane of a fixed size running one command, on a tmux server
  * of its own (so tests never share one), driven with `send-keys` and read with `capture-pane`.
@@ -13,7 +19,9 @@ export class TmuxPane {
     options: { cwd: string; env: NodeJS.ProcessEnv; width?: number; height?: number },
   ) {
     const env = Object.entries(options.env).flatMap(([k, v]) => (v === undefined ? [] : ['-e', `${k}=${v}`]));
-    const shell = command.map((part) => `'${part.replaceAll("'", "'\\''")}'`).join(' ');
+    // The command's exit status is printed when it ends (tmux 3.3 has no format for it), and the pane
+    // stays, so a test reads how it ended.
+    const shell = `${command.map(quote).join(' ')}; echo "${EXIT_MARK}$?>"`;
     this.#tmux(['new-session', '-d', '-s', 'e2e', '-x', String(options.width ?? 100), '-y', String(options.height ?? 30), '-c', options.cwd, ...env, shell]);
     // Keep the pane (and its last screen) when the command exits, so a test can read how it ended.
     this.#tmux(['set-option', '-t', 'e2e', 'remain-on-exit', 'on']);
@@ -39,11 +47,10 @@ export class TmuxPane {
     return this.#tmux(['capture-pane', '-p', '-S', '-', '-t', 'e2e']);
   }
 
-  /** Whether the command in the pane has exited, and with what status. */
+  /** The command's exit status once it has exited, else `undefined`. */
   exitStatus(): number | undefined {
-    const out = this.#tmux(['display-message', '-p', '-t', 'e2e', '#{pane_dead} #{pane_dead_status}']).trim();
-    const [dead, status] = out.split(' ');
-    return dead === '1' ? Number(status) : undefined;
+    const match = new RegExp(`${EXIT_MARK}(\\d+)>`).exec(this.history());
+    return match ? Number(match[1]) : undefined;
   }
 
   /** Resizes the pane's window. */

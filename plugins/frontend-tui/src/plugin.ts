@@ -1,6 +1,16 @@
-import { definePlugin } from '@nodwyn/plugin-api';
+import { definePlugin, type Frontend } from '@nodwyn/plugin-api';
 import { PLUGIN_NAME } from './errors.js';
-import { tuiFrontend } from './tui-frontend.js';
+
+/**
+ * The terminal front end, registered without loading it: every `nodwyn` command loads the distribution's
+ * plugins, and ink and React (about half a second unbundled, and memory in the daemon) are paid for only
+ * when the TUI starts.
+ */
+const lazyTui: Frontend = {
+  id: 'tui',
+  description: 'The terminal UI: streamed Markdown answers, tool calls, confirmations, sessions and slash commands',
+  start: async (launch) => (await import('./tui-frontend.js')).tuiFrontend().start(launch),
+};
 
 /** Contributes the terminal front end (`frontend:tui`); the app starts it with a connected client. */
 export const frontendTuiPlugin = definePlugin({
@@ -12,6 +22,6 @@ export const frontendTuiPlugin = definePlugin({
     provides: ['frontend:tui'],
   },
   register(ctx) {
-    ctx.frontends.register(tuiFrontend());
+    ctx.frontends.register(lazyTui);
   },
 });

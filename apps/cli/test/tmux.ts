@@ -42,6 +42,11 @@ export class TmuxPane {
     return this.#tmux(['capture-pane', '-p', '-t', 'e2e']);
   }
 
+  /** The visible screen with its colours and attributes, as escape sequences. */
+  styled(): string {
+    return this.#tmux(['capture-pane', '-p', '-e', '-t', 'e2e']);
+  }
+
   /** The screen and the scrollback above it. */
   history(): string {
     return this.#tmux(['capture-pane', '-p', '-S', '-', '-t', 'e2e']);

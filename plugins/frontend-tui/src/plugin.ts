@@ -1,5 +1,6 @@
 import { definePlugin, type Frontend } from '@nodwyn/plugin-api';
 import { PLUGIN_NAME } from './errors.js';
+import { loadTuiModule } from './load-tui.js';
 
 /**
  * The terminal front end, registered without loading it: every `nodwyn` command loads the distribution's
@@ -9,7 +10,7 @@ import { PLUGIN_NAME } from './errors.js';
 const lazyTui: Frontend = {
   id: 'tui',
   description: 'The terminal UI: streamed Markdown answers, tool calls, confirmations, sessions and slash commands',
-  start: async (launch) => (await import('./tui-frontend.js')).tuiFrontend().start(launch),
+  start: async (launch) => (await loadTuiModule()).tuiFrontend().start(launch),
 };
 
 /** Contributes the terminal front end (`frontend:tui`); the app starts it with a connected client. */

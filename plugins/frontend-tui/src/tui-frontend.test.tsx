@@ -2,10 +2,18 @@ import { definePlugin } from '@nodwyn/plugin-api';
 import { describeFrontendConformance, frontendLaunch } from '@nodwyn/testing';
 import { describe, expect, it } from 'vitest';
 import { fakeTerminal } from '../test/fake-terminal.js';
-import { plain, settle } from '../test/render-tui.js';
+import { plain, settle } from '../test/terminal-text.js';
 import { EXIT } from './errors.js';
+import { loadTuiModule } from './load-tui.js';
 import { frontendTuiPlugin } from './plugin.js';
-import { runTui, tuiFrontend } from './tui-frontend.js';
+
+// With CI set, ink would hold every frame until exit; the TUI loads it as if unset, and puts CI back.
+const ciBefore = process.env['CI'];
+process.env['CI'] = 'true';
+const { runTui, tuiFrontend } = await loadTuiModule();
+const ciAfterLoad = process.env['CI'];
+if (ciBefore === undefined) delete process.env['CI'];
+else process.env['CI'] = ciBefore;
 
 // The plugin as the app loads it: under vitest there is no terminal, so it says so and ends.
 describeFrontendConformance(frontendTuiPlugin);
@@ -21,6 +29,10 @@ describeFrontendConformance(
 );
 
 describe('runTui', () => {
+  it('loads without the CI variables in sight and puts them back', () => {
+    expect(ciAfterLoad).toBe('true');
+  });
+
   it('draws on the terminal until the launch is aborted, then ends with 130, leaves the client open and restores the terminal', async () => {
     const terminal = fakeTerminal();
     const { launch, client, abort } = frontendLaunch({ workspace: '/work/project', args: ['--session', 's-1'] });

@@ -4,7 +4,8 @@ import { parseTuiArgs } from '../src/session/launch-args.js';
 import { TuiController } from '../src/session/tui-controller.js';
 import { createTuiStore } from '../src/state/tui-store.js';
 import { App } from '../src/view/app.js';
-import { plain, renderTui, settle, type RenderedTui } from './render-tui.js';
+import { renderTui, type RenderedTui } from './render-tui.js';
+import { plain, settle } from './terminal-text.js';
 
 /** The App on a fake terminal, driven by a recording client the test speaks for. */
 export interface TuiHarness {

@@ -82,5 +82,10 @@ export function defaultDistribution(config: Config, resolveFrom: string): Distri
     { package: TUI_PACKAGE, range: '^0.1.0', optional: true, load: async () => (await import('@nodwyn/plugin-frontend-tui')).frontendTuiPlugin },
   ];
   const extra = (config.distribution?.plugins ?? []).map((p) => packageEntry({ package: p.package, range: p.range, from: resolveFrom, optional: p.optional ?? true }));
-  return { name: 'nodwyn-default', plugins: [...firstParty, ...extra], defaultFrontend: config.distribution?.frontend ?? DEFAULT_FRONTEND };
+  return {
+    name: 'nodwyn-default',
+    plugins: [...firstParty, ...extra],
+    defaultFrontend: config.distribution?.frontend ?? DEFAULT_FRONTEND,
+    frontendPackages: { [DEFAULT_FRONTEND]: TUI_PACKAGE },
+  };
 }

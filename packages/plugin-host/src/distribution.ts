@@ -23,6 +23,11 @@ export interface Distribution {
    * its plugins must provide it. Undefined: the app has no default front end.
    */
   readonly defaultFrontend?: string;
+  /**
+   * Which package provides each front end id, when the distribution's author knows it ahead: a composition
+   * root can then start that front end loading its plugin alone, before the workspace's other plugins boot.
+   */
+  readonly frontendPackages?: Readonly<Record<string, string>>;
 }
 
 /**

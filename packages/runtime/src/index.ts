@@ -12,3 +12,4 @@ export * from './trust-store.js';
 export * from './user-only-plugins.js';
 export { protectedFolders, type WorkspaceScope } from './workspace-scope.js';
 export * from './turn-settings.js';
+export * from './frontend-only.js';

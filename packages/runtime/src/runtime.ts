@@ -60,8 +60,10 @@ export interface Runtime {
 }
 
 /**
- * Opens the data folder (created when missing), the user's config and the shared log, and reads the
- * distribution's manifests. Nothing of any workspace is read until `scope` is called.
+ * Opens the data folder (created when missing), the user's config and the shared log. The distribution's
+ * plugins are loaded (their manifests read) when the first workspace boots, not here: what needs only the
+ * log (listing sessions, replaying one, a front end's first frame) is not kept waiting for every plugin's
+ * module to load. Nothing of any workspace is read until `scope` is called.
  */
 export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   const env = options.env ?? process.env;
@@ -69,10 +71,10 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   ensureDataDir(dir);
   const config = loadConfig(configPath(env));
   const root = pluginRoot(env);
-  const preloaded = await preloadDistribution(distributionFor(options.distribution, config, root), config.distribution?.disabled ?? []);
+  const distribution = distributionFor(options.distribution, config, root);
   const paths = logPaths(dir);
   const log = EventLog.open({ path: paths.dbPath, keyPath: paths.keyPath });
-  return new SharedLogRuntime({ ...options, env, config, dataDir: dir, pluginRoot: root, preloaded, log });
+  return new SharedLogRuntime({ ...options, env, config, dataDir: dir, pluginRoot: root, distribution, log });
 }
 
 interface RuntimeParts extends RuntimeOptions {
@@ -80,7 +82,7 @@ interface RuntimeParts extends RuntimeOptions {
   readonly config: Config;
   readonly dataDir: string;
   readonly pluginRoot: string;
-  readonly preloaded: PreloadedDistribution;
+  readonly distribution: Distribution;
   readonly log: EventLog;
 }
 
@@ -90,6 +92,8 @@ class SharedLogRuntime implements Runtime {
   readonly log: EventLog;
   readonly distribution: Distribution;
   readonly #parts: RuntimeParts;
+  /** The distribution's plugins, loaded once, by the first boot. */
+  #preloaded: Promise<PreloadedDistribution> | undefined;
   /** Keyed by real path; a boot in progress is here too, so concurrent callers share it. */
   readonly #scopes = new Map<string, Promise<WorkspaceScope>>();
   #closed: Promise<void> | undefined;
@@ -99,7 +103,7 @@ class SharedLogRuntime implements Runtime {
     this.config = parts.config;
     this.dataDir = parts.dataDir;
     this.log = parts.log;
-    this.distribution = parts.preloaded.distribution;
+    this.distribution = parts.distribution;
   }
 
   async scope(workspace: string, options: ScopeOptions = {}): Promise<WorkspaceScope> {
@@ -116,13 +120,15 @@ class SharedLogRuntime implements Runtime {
 
   async #boot(workspace: string, options: ScopeOptions): Promise<WorkspaceScope> {
     const parts = this.#parts;
+    this.#preloaded ??= preloadDistribution(parts.distribution, parts.config.distribution?.disabled ?? []);
+    const preloaded = await this.#preloaded;
     const scope = await openScope({
       log: parts.log,
       user: parts.config,
       workspace,
       dataDir: parts.dataDir,
       pluginRoot: parts.pluginRoot,
-      preloaded: parts.preloaded,
+      preloaded,
       overrides: parts.overrides,
       onNotice: options.onNotice ?? parts.onNotice,
       env: parts.env,

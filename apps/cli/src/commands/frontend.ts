@@ -1,6 +1,7 @@
 import { EnvelopeError, isEnvelopeError, type Frontend } from '@nodwyn/plugin-api';
 import type { FrontendClient } from '@nodwyn/protocol';
-import { dataDir, openRuntime, type WorkspaceScope } from '@nodwyn/runtime';
+import { dataDir, loadFrontendAlone, openRuntime, type LoadedFrontend, type Runtime, type WorkspaceScope } from '@nodwyn/runtime';
+import { realpathSync } from 'node:fs';
 import { serverErrors } from '@nodwyn/server';
 import { daemonConnection, inProcessConnection, runningDaemon, viaProtocol, type AgentConnection } from '../agent-connection.js';
 import { agentRuntimeOver } from '../agent-runtime.js';
@@ -49,22 +50,39 @@ async function launch(request: FrontendRequest): Promise<number> {
     });
   }
   const runtime = await openRuntime(cliBoot());
+  let alone: LoadedFrontend | undefined;
   try {
-    const scope = await runtime.scope(process.cwd());
-    const frontend = frontendOf(scope);
+    const workspace = realpathSync(process.cwd());
     const session = request.kind === 'resume' || request.kind === 'attach' ? request.session : undefined;
-    if (session !== undefined) scope.kernel.sessions.get(session);
+    if (session !== undefined) requireSession(runtime, session);
+    // The default front end starts on its own plugin when the distribution says which it is, so the person
+    // sees it at once; the workspace's other plugins boot when the agent first needs them.
+    alone = await loadFrontendAlone(runtime, runtime.distribution.defaultFrontend ?? '', workspace);
+    const frontend = alone?.frontend ?? frontendOf(await runtime.scope(workspace));
     const who = { name: `nodwyn-${frontend.id}` };
     const connection: AgentConnection = daemon ? await daemonConnection(home, who) : await inProcessConnection(agentRuntimeOver(runtime), who);
     try {
-      const args = await frontendArgs(request, connection.client, scope.workspace);
-      return await start(frontend, connection.client, scope.workspace, connection.attached ? [...args, '--attached'] : args);
+      const args = await frontendArgs(request, connection.client, workspace);
+      return await start(frontend, connection.client, workspace, connection.attached ? [...args, '--attached'] : args);
     } finally {
       await connection.close();
     }
   } finally {
+    await alone?.close();
     await runtime.close();
   }
+}
+
+/** A session the person named must be in the log: `SESSION_NOT_FOUND` (exit 3) before any front end starts. */
+function requireSession(runtime: Runtime, session: string): void {
+  const first = runtime.log.read(session, 1, 1)[0];
+  if (first?.type === 'session.created') return;
+  throw serverErrors.error('SESSION_NOT_FOUND', {
+    operation: 'nodwyn',
+    failed_parameter: '--session',
+    received_value: session,
+    remediation: 'No session has that id. Run `nodwyn log list` to see the sessions, or `nodwyn --resume` to pick one.',
+  });
 }
 
 /** The distribution's default front end, if a started plugin provides it; `FRONTEND_NOT_FOUND` otherwise. */

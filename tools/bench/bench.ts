@@ -8,6 +8,7 @@ import { benchRedact } from './redact-bench.js';
 import { benchSandboxes } from './sandbox-bench.js';
 import { benchServe } from './serve-bench.js';
 import { benchStreaming } from './stream-bench.js';
+import { benchTui } from './tui-bench.js';
 import { printTable, type Row } from './stats.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -22,6 +23,7 @@ const GROUPS: Record<string, () => Row[] | Promise<Row[]>> = {
   streaming: () => benchStreaming(root, dir),
   sandboxes: () => benchSandboxes(),
   serve: () => benchServe(root, dir),
+  tui: () => benchTui(root, dir),
 };
 
 const asked = process.argv.slice(2);

@@ -14,5 +14,7 @@ if (!existsSync(join(root, 'apps', 'cli', 'dist', 'nodwyn.mjs'))) {
 const result = spawnSync(process.execPath, ['--conditions=@nodwyn/source', '--import', 'tsx', join(root, 'tools', 'bench', 'bench.ts'), ...process.argv.slice(2)], {
   stdio: 'inherit',
   cwd: root,
+  // React's production build, as the bundled CLI runs it (the TUI rows render with ink in this process).
+  env: { ...process.env, NODE_ENV: 'production' },
 });
 process.exit(result.status ?? 1);

@@ -1,6 +1,8 @@
-// Measures what the terminal front end costs: the render work of one streamed delta with 1k and 100k
-// finished items in the scrollback, and the first full frame of a continued session's tail.
-// Run: npm run bench --workspace @nodwyn/plugin-frontend-tui (React in production mode, as the bundled CLI runs it).
+/** @jsxRuntime automatic */
+// What the terminal front end costs in its own process: the render work of one streamed delta with 1k and
+// 100k finished items in the scrollback, keystroke echo while deltas stream, and the first full frame of a
+// continued session's tail. `npm run bench -- tui` prints them next to the whole-process figures (React in
+// production mode, as the bundled CLI runs it).
 import { frontendLaunch, recordingFrontendClient } from '@nodwyn/testing';
 import { render } from 'ink';
 import { TuiController } from '../src/session/tui-controller.js';
@@ -166,24 +168,29 @@ async function firstFrame(events: ReturnType<typeof log>[]): Promise<number> {
   return took;
 }
 
-const rows: string[] = [];
-rows.push(`start to the input prompt, no session (modules loaded): ${(await startToPrompt()).toFixed(0)} ms`);
-// A 25 MB session of ~4,000 events: its tail holds ~2.5 MB, mostly tool output (folded on screen). The
-// first run is cold (the process's first render: nothing compiled yet), as for `nodwyn -c`.
-for (const [label, answer, result] of [
-  ['cold: tool output 22 KB per result, answers 800 B', 800, 22_000],
-  ['warm: tool output 22 KB per result, answers 800 B', 800, 22_000],
-  ['warm: answers 6 KB each (prose-heavy), results 6 KB', 6000, 6000],
-] as const) {
-  const events = tail(answer, result);
-  const mb = events.reduce((n, e) => n + JSON.stringify(e).length, 0) / 1e6;
-  rows.push(`first full frame of a 400-event tail, ${mb.toFixed(1)} MB (${label}): ${(await firstFrame(events)).toFixed(0)} ms`);
+/** The terminal front end's own figures, in one process with its modules loaded (fake terminal). */
+export interface TuiFigures {
+  readonly startMs: number;
+  readonly firstFrameColdMs: number;
+  readonly firstFrameWarmMs: number;
+  readonly tailMb: number;
+  readonly delta1k: { p50: number; p99: number };
+  readonly delta100k: { p50: number; p99: number };
+  readonly echo: { p50: number; p99: number };
 }
-for (const items of [1_000, 100_000]) {
-  const costs = await deltaCost(items, 200);
-  rows.push(`one delta, ${items.toLocaleString('en')} finished items: p50 ${percentile(costs, 50).toFixed(2)} ms, p99 ${percentile(costs, 99).toFixed(2)} ms`);
+
+const summary = (values: number[]) => ({ p50: percentile(values, 50), p99: percentile(values, 99) });
+
+/** Measures start, a continued tail's first frame (cold, then warm), one delta's cost at 1k and 100k finished items, and keystroke echo. */
+export async function measureTui(): Promise<TuiFigures> {
+  const startMs = await startToPrompt();
+  // A 25 MB session of ~4,000 events: its tail holds ~2.5 MB, mostly tool output (folded on screen).
+  const events = tail(800, 22_000);
+  const tailMb = events.reduce((n, e) => n + JSON.stringify(e).length, 0) / 1e6;
+  const firstFrameColdMs = await firstFrame(events);
+  const firstFrameWarmMs = await firstFrame(events);
+  const delta1k = summary(await deltaCost(1_000, 200));
+  const delta100k = summary(await deltaCost(100_000, 200));
+  const echo = summary(await keystrokeEcho(100));
+  return { startMs, firstFrameColdMs, firstFrameWarmMs, tailMb, delta1k, delta100k, echo };
 }
-const echoes = await keystrokeEcho(100);
-rows.push(`keystroke to echo while ~1,000 deltas/s stream in: p50 ${percentile(echoes, 50).toFixed(1)} ms, p99 ${percentile(echoes, 99).toFixed(1)} ms`);
-console.log(rows.join('\n'));
-process.exit(0);

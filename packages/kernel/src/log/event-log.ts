@@ -115,12 +115,12 @@ export class EventLog {
   }
 
   /**
-   * The seq of the newest event of `session` whose type is one of `types`, or `undefined`. One query over
-   * the (session, seq) key read from the head, so it costs what lies after the match, not the session's length.
+   * The seq of the newest event of `session` whose type is one of `types`, or `undefined`. One index seek
+   * per type, so it costs the same on any length of session, whether or not the type is in it.
    */
   lastSeqOf(session: string, types: readonly string[]): number | undefined {
     checkSession(session, 'log.lastSeqOf');
-    return this.#use('log.lastSeqOf', () => this.#statements.lastSeqOfTypes.get(session, JSON.stringify(types)));
+    return this.#use('log.lastSeqOf', () => this.#statements.lastSeqOfTypes.get(session, JSON.stringify(types)) ?? undefined);
   }
 
   /**

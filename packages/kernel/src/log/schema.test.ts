@@ -24,6 +24,25 @@ describe('opening a log file', () => {
     raw.close();
   });
 
+  it('gives a log written before the type index that index when it is opened, and finds the same events through it', () => {
+    const log = t.open();
+    log.append('s-1', { type: 'session.created', actor: 'kernel', payload: {} });
+    log.append('s-1', { type: 'session.titled', actor: 'kernel', payload: { title: 'a title' } });
+    for (let i = 0; i < 50; i++) log.append('s-1', draft(i));
+    log.close();
+    const raw = new Database(t.file);
+    raw.exec('DROP INDEX events_by_type');
+    raw.close();
+    const reopened = t.open();
+    expect(reopened.lastSeqOf('s-1', ['session.titled'])).toBe(2);
+    expect(reopened.lastSeqOf('s-1', ['session.titled', 'message.user'])).toBe(52);
+    expect(reopened.lastSeqOf('s-1', ['turn.started'])).toBeUndefined();
+    reopened.close();
+    const check = new Database(t.file, { readonly: true });
+    expect(check.prepare("SELECT sql FROM sqlite_schema WHERE name = 'events_by_type'").pluck().get()).toContain('(session, type, seq)');
+    check.close();
+  });
+
   it('turns random bytes into LOG_DB_CORRUPT, not a crash', () => {
     fs.writeFileSync(t.file, randomBytes(8192));
     const env = envelopeOf(() => t.open());

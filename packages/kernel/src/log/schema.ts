@@ -21,6 +21,9 @@ export const LOG_BUSY_TIMEOUT_MS = 5000;
 // and the key's id (see session-index.ts, key-binding.ts): what lets `verify` see a whole session deleted.
 // `plugin_store` is the plugins' own state (PluginStore), mutable, in the same file so a plugin's writes and its
 // events commit in one transaction.
+// `events_by_type` finds a session's newest event of a type in one seek (its title, its last turn, its
+// last compaction), so what a resume looks up costs the same on a session of ten events or a million;
+// a log written before it existed gets it when first opened.
 // `IF NOT EXISTS` everywhere, so opening also restores a trigger or table someone dropped.
 const DDL = `
 CREATE TABLE IF NOT EXISTS events (
@@ -34,6 +37,7 @@ CREATE TABLE IF NOT EXISTS events (
   hash TEXT NOT NULL,
   PRIMARY KEY (session, seq)
 ) STRICT;
+CREATE INDEX IF NOT EXISTS events_by_type ON events (session, type, seq);
 CREATE TABLE IF NOT EXISTS checkpoints (
   session TEXT NOT NULL,
   seq INTEGER NOT NULL,

@@ -54,16 +54,18 @@ const SESSIONS_SQL = `
 // Types are passed as one JSON array (`json_each`), so one prepared statement serves any list of them.
 const OF_TYPES = 'type IN (SELECT value FROM json_each(?))';
 
-// The primary key (session, seq) read backwards from the head: a probe stops at the newest match, so its
-// cost is the distance from the tail, not the session's length.
-const LAST_SEQ_OF_TYPES_SQL = `SELECT seq FROM events WHERE session = ? AND ${OF_TYPES} ORDER BY seq DESC LIMIT 1`;
+// One seek per type in `events_by_type` (session, type, seq): the newest event of each type given, and the
+// newest of those. A type the session never had costs a seek, not a scan of its history.
+const newestOfTypes = (session: string) =>
+  `(SELECT MAX((SELECT MAX(seq) FROM events WHERE session = ${session} AND type = t.value)) FROM json_each(?) t)`;
+const LAST_SEQ_OF_TYPES_SQL = `SELECT ${newestOfTypes('?')}`;
 
-// The same probe once per session (skip-scan over the key): the sessions whose newest event among some
-// types is of one type (every session whose latest turn is still open, in one query).
+// The same probe once per session: the sessions whose newest event among some types is of one type (every
+// session whose latest turn is still open, in one query).
 const SESSIONS_ENDING_IN_SQL = `
-  WITH ids(id) AS (${distinctSessions('events')})
-  SELECT id FROM ids
-  WHERE (SELECT type FROM events WHERE session = ids.id AND ${OF_TYPES} ORDER BY seq DESC LIMIT 1) = ?`;
+  WITH ids(id) AS (${distinctSessions('events')}),
+  newest(id, seq) AS (SELECT id, ${newestOfTypes('ids.id')} FROM ids)
+  SELECT newest.id FROM newest JOIN events e ON e.session = newest.id AND e.seq = newest.seq WHERE e.type = ?`;
 
 /**
  * Every statement the log runs, prepared once per connection: preparing is a large share of an append's
@@ -83,7 +85,7 @@ export interface LogStatements {
   readonly sessionIds: Statement<[], string>;
   readonly checkpointSessionIds: Statement<[], string>;
   readonly rangeOfTypes: Statement<[string, number, number, string], EventRow>;
-  readonly lastSeqOfTypes: Statement<[string, string], number>;
+  readonly lastSeqOfTypes: Statement<[string, string], number | null>;
   readonly sessionsEndingIn: Statement<[string, string], string>;
 }
 
@@ -107,7 +109,7 @@ export function prepareStatements(db: SqliteDatabase): LogStatements {
     rangeOfTypes: db.prepare(
       `SELECT session, seq, ts, type, actor, payload, prev, hash FROM events WHERE session = ? AND seq BETWEEN ? AND ? AND ${OF_TYPES} ORDER BY seq`,
     ),
-    lastSeqOfTypes: db.prepare<[string, string], number>(LAST_SEQ_OF_TYPES_SQL).pluck(),
+    lastSeqOfTypes: db.prepare<[string, string], number | null>(LAST_SEQ_OF_TYPES_SQL).pluck(),
     sessionsEndingIn: db.prepare<[string, string], string>(SESSIONS_ENDING_IN_SQL).pluck(),
   };
 }

@@ -5,7 +5,7 @@
 // production mode, as the bundled CLI runs it).
 import { frontendLaunch, recordingFrontendClient } from '@nodwyn/testing';
 import { render } from 'ink';
-import { TuiController } from '../src/session/tui-controller.js';
+import { TAIL_EVENTS, TuiController } from '../src/session/tui-controller.js';
 import type { FinishedItem } from '../src/state/finished-item.js';
 import { createTuiStore } from '../src/state/tui-store.js';
 import { initialState } from '../src/state/tui-state.js';
@@ -122,14 +122,14 @@ async function deltaCost(items: number, deltas: number): Promise<number[]> {
 const PARAGRAPH = 'The parser reads each field, trims it, and hands it to the checker, which reports the line and column of anything it cannot read. ';
 
 /**
- * A continued session's tail: 400 logged events in rounds of prompt, answer with a tool call, tool
- * result, answer; `answer` and `result` bytes per answer and per result.
+ * A continued session's tail: the `TAIL_EVENTS` logged events a continued session loads, in rounds of
+ * prompt, answer with a tool call, tool result, answer; `answer` and `result` bytes per answer and result.
  */
 function tail(answer: number, result: number): ReturnType<typeof log>[] {
   const events = [];
   const prose = PARAGRAPH.repeat(Math.max(1, Math.round(answer / PARAGRAPH.length)));
   const file = Array.from({ length: Math.max(1, Math.round(result / 40)) }, (_, i) => `  const value${i} = read(input, ${i});`).join('\n');
-  for (let seq = 1; seq <= 400; seq += 4) {
+  for (let seq = 1; seq <= TAIL_EVENTS; seq += 4) {
     events.push(log(SESSION, seq, 'message.user', { text: `Step ${seq}: go on` }, 'user'));
     events.push(log(SESSION, seq + 1, 'message.assistant', { text: `## Step ${seq}\n\n${prose}\n\n\`\`\`ts\nconst step = ${seq};\n\`\`\``, tool_calls: [{ id: `c${seq}`, name: 'read_file', args: { path: `src/f${seq}.ts` } }], stop_reason: 'tool_use', provider: 'p', model: 'm', usage: { input: 1000, output: 100 } }, 'model'));
     events.push(log(SESSION, seq + 2, 'tool.completed', { call_id: `c${seq}`, name: 'read_file', content: file }));
@@ -147,7 +147,7 @@ async function firstFrame(events: ReturnType<typeof log>[]): Promise<number> {
       for (const event of events.slice(i, i + 256)) client.emit(event);
       await new Promise((resolve) => setImmediate(resolve));
     }
-    return { lastSeq: 400 };
+    return { lastSeq: TAIL_EVENTS };
   };
   const store = createTuiStore();
   const controller = new TuiController({ client, workspace: '/bench', store });
@@ -174,6 +174,7 @@ export interface TuiFigures {
   readonly firstFrameColdMs: number;
   readonly firstFrameWarmMs: number;
   readonly tailMb: number;
+  readonly tailEvents: number;
   readonly delta1k: { p50: number; p99: number };
   readonly delta100k: { p50: number; p99: number };
   readonly echo: { p50: number; p99: number };
@@ -184,7 +185,7 @@ const summary = (values: number[]) => ({ p50: percentile(values, 50), p99: perce
 /** Measures start, a continued tail's first frame (cold, then warm), one delta's cost at 1k and 100k finished items, and keystroke echo. */
 export async function measureTui(): Promise<TuiFigures> {
   const startMs = await startToPrompt();
-  // A 25 MB session of ~4,000 events: its tail holds ~2.5 MB, mostly tool output (folded on screen).
+  // A 25 MB session of ~4,000 events: its tail holds megabytes, mostly tool output (folded on screen).
   const events = tail(800, 22_000);
   const tailMb = events.reduce((n, e) => n + JSON.stringify(e).length, 0) / 1e6;
   const firstFrameColdMs = await firstFrame(events);
@@ -192,5 +193,5 @@ export async function measureTui(): Promise<TuiFigures> {
   const delta1k = summary(await deltaCost(1_000, 200));
   const delta100k = summary(await deltaCost(100_000, 200));
   const echo = summary(await keystrokeEcho(100));
-  return { startMs, firstFrameColdMs, firstFrameWarmMs, tailMb, delta1k, delta100k, echo };
+  return { startMs, firstFrameColdMs, firstFrameWarmMs, tailMb, tailEvents: events.length, delta1k, delta100k, echo };
 }

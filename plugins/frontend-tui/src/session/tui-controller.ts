@@ -11,7 +11,7 @@ import { PermissionAnswers, questionOf } from './permission-answers.js';
 import { runLocalCommand } from './run-local-command.js';
 
 /** Log events loaded when a session is continued: its tail; the rest stays in the log (`nodwyn log show`). */
-export const TAIL_EVENTS = 400;
+export const TAIL_EVENTS = 200;
 
 /** What a provider setup sends (`_nodwyn/providers/configure`). */
 export type ProviderSetup = Parameters<FrontendClient['configureProvider']>[0];

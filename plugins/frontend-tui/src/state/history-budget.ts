@@ -5,7 +5,7 @@ import type { FinishedItem } from './finished-item.js';
  * character, so the first frame of a session whose tail is megabytes stays fast; what is left out is in
  * the log (`nodwyn log show`), and the TUI says how many earlier events there are.
  */
-export const HISTORY_CHARS = 60_000;
+export const HISTORY_CHARS = 24_000;
 
 /** Characters a folded tool result or diff shows at most. */
 const FOLDED = 1200;

@@ -1,6 +1,7 @@
 import type { ClientEvent } from '@nodwyn/protocol';
 import { describe, expect, it } from 'vitest';
 import { chunk, confirmation, envelope, log, thought, turnWithTool, update, usage } from '../../test/session-events.js';
+import { HISTORY_CHARS } from './history-budget.js';
 import type { TuiAction } from './tui-action.js';
 import { tuiReducer } from './tui-reducer.js';
 import { initialState, type TuiState } from './tui-state.js';
@@ -55,7 +56,8 @@ describe('tuiReducer', () => {
   });
 
   it('prints only the newest history that fits the budget when the tail is large, and counts the rest as earlier', () => {
-    const big = 'x'.repeat(10_000);
+    // Five answers fit the budget, a sixth would not.
+    const big = 'x'.repeat(HISTORY_CHARS / 5 - 10);
     const events = Array.from({ length: 20 }, (_, i) => log(S, i + 1, 'message.assistant', { text: `${i} ${big}`, tool_calls: [], stop_reason: 'end_turn', provider: 'p' }, 'model'));
     const state = tuiReducer(opened(), { type: 'history', events, fromSeq: 0, at: 0 });
     const answers = state.finished.filter((i) => i.kind === 'assistant');

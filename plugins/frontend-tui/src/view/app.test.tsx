@@ -2,6 +2,7 @@ import type { ClientEvent, SessionSummary } from '@nodwyn/protocol';
 import { describe, expect, it } from 'vitest';
 import { chunk, envelope, log, thought, turnWithTool, update } from '../../test/session-events.js';
 import { startTui } from '../../test/tui-harness.js';
+import { TAIL_EVENTS } from '../session/tui-controller.js';
 
 const ID = 'session-1';
 
@@ -54,11 +55,11 @@ describe('the App', () => {
   it('continues a session from its tail: only the last events are loaded, and it says where the rest is', async () => {
     const summary: SessionSummary = { sessionId: 'old', workspace: '/work/project', title: 'Parser work', state: 'idle', lastActivity: new Date().toISOString(), events: 1000 };
     const tui = await startTui({ args: ['--session', 'old'], answers: { listSessions: async () => [summary] } });
-    expect(tui.client.calls.find((c) => c.method === 'attach')?.args).toEqual(['old', 600]);
-    await tui.emit(...turnWithTool('old', 601).filter((e) => e.type === 'log'));
+    expect(tui.client.calls.find((c) => c.method === 'attach')?.args).toEqual(['old', 1000 - TAIL_EVENTS]);
+    await tui.emit(...turnWithTool('old', 1001 - TAIL_EVENTS).filter((e) => e.type === 'log'));
     const frame = tui.frame();
     expect(frame).toContain('── session old · Parser work');
-    expect(frame).toContain('600 earlier events are in the log: nodwyn log show old');
+    expect(frame).toContain(`${1000 - TAIL_EVENTS} earlier events are in the log: nodwyn log show old`);
     expect(frame).toContain('› What does src/a.ts export?');
     expect(frame).toContain('✓ read_file src/a.ts');
     expect(frame).toContain('≥2.6k tok');

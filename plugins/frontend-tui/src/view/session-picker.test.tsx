@@ -2,6 +2,7 @@ import type { SessionSummary } from '@nodwyn/protocol';
 import { render } from 'ink-testing-library';
 import { describe, expect, it, vi } from 'vitest';
 import { startTui } from '../../test/tui-harness.js';
+import { TAIL_EVENTS } from '../session/tui-controller.js';
 import { KeyRouterProvider } from './key-router.js';
 import { SessionPicker } from './session-picker.js';
 
@@ -49,8 +50,8 @@ describe('the session picker', () => {
     await tui.type('\u001B[B', '\r');
     expect(tui.frame()).not.toContain('Continue a session');
     expect(tui.frame()).toContain('── session s-old · Write the docs');
-    expect(tui.frame()).toContain('800 earlier events are in the log: nodwyn log show s-old');
-    expect(tui.client.calls.find((c) => c.method === 'attach')?.args).toEqual(['s-old', 800]);
+    expect(tui.frame()).toContain(`${1200 - TAIL_EVENTS} earlier events are in the log: nodwyn log show s-old`);
+    expect(tui.client.calls.find((c) => c.method === 'attach')?.args).toEqual(['s-old', 1200 - TAIL_EVENTS]);
     await tui.close();
   });
 });

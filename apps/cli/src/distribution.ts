@@ -15,6 +15,8 @@ export function defaultDistribution(config: Config, resolveFrom: string): Distri
   const firstParty: DistributionEntry[] = [
     { package: '@nodwyn/plugin-tools-core', range: '^0.1.0', load: async () => (await import('@nodwyn/plugin-tools-core')).toolsCorePlugin },
     { package: '@nodwyn/plugin-loop-default', range: '^0.1.0', load: async () => (await import('@nodwyn/plugin-loop-default')).loopDefaultPlugin },
+    // The agent's brief. Optional: without it the model gets no system prompt, which costs quality, not a protection.
+    { package: '@nodwyn/plugin-context-default', range: '^0.1.0', optional: true, load: async () => (await import('@nodwyn/plugin-context-default')).contextDefaultPlugin },
     // The security layers are required: nodwyn does not run with a text layer or the egress edge missing.
     { package: '@nodwyn/plugin-keychain', range: '^0.1.0', load: async () => (await import('@nodwyn/plugin-keychain')).keychainPlugin },
     { package: '@nodwyn/plugin-redact-l1', range: '^0.1.0', load: async () => (await import('@nodwyn/plugin-redact-l1')).redactL1Plugin },

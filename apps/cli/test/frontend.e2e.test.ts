@@ -102,7 +102,7 @@ describe('nodwyn in a terminal starts the front end', () => {
     // Served in this process: the turn ran in nodwyn's own process, and ended before it exited.
     const started = events.find((e) => e.type === 'turn.started')!;
     expect(alive(started.payload.pid as number)).toBe(false);
-    expect(events.map((e) => e.type)).toEqual(['session.created', 'session.titled', 'message.user', 'turn.started', 'message.assistant', 'turn.ended']);
+    expect(events.map((e) => e.type)).toEqual(['session.created', 'session.titled', 'message.user', 'turn.started', 'context.added', 'context.added', 'message.assistant', 'turn.ended']);
     expect(box.run(['log', 'verify']).code).toBe(0);
   });
 

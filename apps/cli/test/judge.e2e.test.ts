@@ -16,7 +16,7 @@ describe('nodwyn run --judge', () => {
     expect([out.code, out.stdout], out.stderr).toEqual([0, 'Done.\n']);
     const events = box.events(box.sessions()[0]!.id);
     expect(events.map((e) => e.type)).toEqual([
-      'session.created', 'session.titled', 'message.user', 'turn.started', 'judge.scored', 'plan.requested', 'message.assistant', 'judge.scored', 'plan.approved', 'message.assistant', 'turn.ended',
+      'session.created', 'session.titled', 'message.user', 'turn.started', 'context.added', 'context.added', 'judge.scored', 'plan.requested', 'message.assistant', 'judge.scored', 'plan.approved', 'message.assistant', 'turn.ended',
     ]);
     expect(events.filter((e) => e.type === 'judge.scored').map((e) => [e.payload.seam, e.payload.decision])).toEqual([['gate', 'plan'], ['plan', 'approved']]);
   });

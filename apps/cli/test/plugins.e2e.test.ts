@@ -27,6 +27,7 @@ describe('nodwyn plugins and the distribution', () => {
     expect(report.map((p) => [p.name, p.state])).toEqual([
       ['@nodwyn/plugin-tools-core', 'started'],
       ['@nodwyn/plugin-loop-default', 'started'],
+      ['@nodwyn/plugin-context-default', 'started'],
       ['@nodwyn/plugin-keychain', 'started'],
       ['@nodwyn/plugin-redact-l1', 'started'],
       ['@nodwyn/plugin-redact-l2', 'started'],
@@ -147,7 +148,7 @@ describe('nodwyn log', () => {
     tamper((db) => db.prepare("UPDATE events SET payload = replace(payload, 'ok', 'KO') WHERE session = ? AND type = 'turn.ended'").run(session));
     const out = box.run(['log', 'verify']);
     expect(out.code).toBe(1);
-    expect(out.stdout).toMatch(new RegExp(`session ${session}, seq 8: hash_mismatch`));
+    expect(out.stdout).toMatch(new RegExp(`session ${session}, seq 10: hash_mismatch`));
   });
 
   it('verify names the first missing seq of a cut tail', () => {
@@ -160,8 +161,9 @@ describe('nodwyn log', () => {
 
   it('shows a session for people and as JSON', () => {
     const session = oneSession();
-    expect(box.run(['log', 'show', session]).stdout).toMatch(/5\s+\S+\s+message\.assistant\s+model\s+→ list_dir/);
-    expect(jsonLines(box.run(['log', 'show', session, '--json']).stdout)).toHaveLength(8);
+    expect(box.run(['log', 'show', session]).stdout).toMatch(/7\s+\S+\s+message\.assistant\s+model\s+→ list_dir/);
+    expect(box.run(['log', 'show', session]).stdout).toMatch(/5\s+\S+\s+context\.added\s+kernel\s+agent\.brief from nodwyn \(\d+ tokens\)/);
+    expect(jsonLines(box.run(['log', 'show', session, '--json']).stdout)).toHaveLength(10);
     const missing = box.run(['log', 'show', 'no-such-session']);
     expect([missing.code, missing.stderr]).toEqual([3, expect.stringContaining('SESSION_NOT_FOUND')]);
   });

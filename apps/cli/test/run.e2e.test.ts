@@ -54,8 +54,11 @@ describe('nodwyn run (scripted, end to end)', () => {
     expect(out.code, out.stderr).toBe(0);
     const events = jsonLines(out.stdout);
     for (const e of events) expect(LogEventSchema.safeParse(e).success).toBe(true);
-    expect(events.map((e) => e.type)).toEqual(['session.created', 'session.titled', 'message.user', 'turn.started', 'message.assistant', 'tool.completed', 'message.assistant', 'turn.ended']);
-    expect(events.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    // The brief's parts (context.added) are logged as the loop starts, before the first model call.
+    expect(events.map((e) => e.type)).toEqual([
+      'session.created', 'session.titled', 'message.user', 'turn.started', 'context.added', 'context.added', 'message.assistant', 'tool.completed', 'message.assistant', 'turn.ended',
+    ]);
+    expect(events.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     for (let i = 1; i < events.length; i++) expect(events[i]!.prev).toBe(events[i - 1]!.hash);
     expect(box.events(events[0]!.session)).toEqual(events);
   });

@@ -162,7 +162,7 @@ describe('nodwyn trust: where trust lives and what a repository may set', () => 
     expect(out.code, out.stderr).toBe(0);
     const lines = out.stdout.trim().split('\n');
     expect(() => lines.map((l) => JSON.parse(l) as unknown)).not.toThrow();
-    expect(jsonLines(out.stdout).map((e) => e.type)).toEqual(['session.created', 'session.titled', 'message.user', 'turn.started', 'message.assistant', 'turn.ended']);
+    expect(jsonLines(out.stdout).map((e) => e.type)).toEqual(['session.created', 'session.titled', 'message.user', 'turn.started', 'context.added', 'context.added', 'message.assistant', 'turn.ended']);
     expect(out.stderr).toBe(UNTRUSTED);
   });
 });

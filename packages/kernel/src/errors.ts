@@ -42,6 +42,8 @@ export const KernelCodes = {
   LOOP_FOREIGN_CALL: 'LOOP_FOREIGN_CALL',
   LOOP_SKIPPED_CALL: 'LOOP_SKIPPED_CALL',
   LOOP_FAILED: 'LOOP_FAILED',
+  /** A contributor of the agent's brief threw; its parts are left out of that turn (`context.failed`). */
+  CONTEXT_CONTRIBUTOR_FAILED: 'CONTEXT_CONTRIBUTOR_FAILED',
   PROVIDER_FAILED: 'PROVIDER_FAILED',
   PLAN_REQUIRED: 'PLAN_REQUIRED',
   BUDGET_COST: 'BUDGET_COST',

@@ -1,6 +1,7 @@
 import {
   EnvelopeError,
   type CliCommand,
+  type ContextContributor,
   type GuardStage,
   type LogReader,
   type LoopStrategy,
@@ -70,6 +71,8 @@ export class Kernel {
   readonly providers = new Registry<ProviderFactory>('provider', (f) => f.id);
   readonly loops = new Registry<LoopStrategy>('loop strategy', (s) => s.id);
   readonly commands = new Registry<CliCommand>('command', (c) => c.name);
+  /** Contributors of the agent's brief, asked in the order of their ids. */
+  readonly contexts = new Registry<ContextContributor>('context contributor', (c) => c.id);
   readonly workspace: string;
   #sender: SenderLookup = () => undefined;
   #taint: TaintLookup = () => undefined;
@@ -210,6 +213,8 @@ export class Kernel {
       sender: () => this.#sender(),
       taint: () => this.#taint(),
       strikes: this.#strikes,
+      workspace: this.workspace,
+      contributors: () => this.contexts.list(),
     };
   }
 
@@ -235,6 +240,7 @@ export class Kernel {
         this.apply({ session: call.session, name: call.name, args: call.args, signal: call.signal, origin: 'host', hostOnly: !scope.forCommand }),
       registerProvider: (owner: string, factory: ProviderFactory) => this.providers.register(owner, factory),
       registerLoop: (owner: string, strategy: LoopStrategy) => this.loops.register(owner, strategy),
+      registerContextContributor: (owner: string, contributor: ContextContributor) => this.contexts.register(owner, contributor),
       addStage: (owner: string, stage: GuardStage) => this.stages.add(owner, stage),
       registerCommand: (owner: string, command: CliCommand) => this.commands.register(owner, command),
       appendEvent: (owner: string, session: string, type: string, payload: Readonly<Record<string, unknown>>) => {

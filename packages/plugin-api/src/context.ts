@@ -1,6 +1,7 @@
 import type { LogEvent, Usage } from '@nodwyn/protocol';
 import type { AgentCommand } from './agent-command.js';
 import type { CliCommand } from './command.js';
+import type { ContextContributor, WorkspaceTrust } from './context-contributor.js';
 import type { Frontend } from './frontend.js';
 import type { GuardStage } from './guard.js';
 import type { LoopStrategy } from './loop.js';
@@ -68,7 +69,14 @@ export interface PluginContext {
   /** The whole user configuration, read-only. */
   readonly settings: Readonly<Record<string, unknown>>;
   readonly workspace: string;
+  /**
+   * Whether the person trusted the workspace's repository (`nodwyn trust`). What a repository ships
+   * (its `.nodwyn/` config, its context files such as `AGENTS.md`) applies only when `trusted`.
+   */
+  readonly trust: WorkspaceTrust;
   readonly dataDir: string;
+  /** nodwyn's config folder (`$NODWYN_HOME`, else the XDG config dir): the person's own files, such as `AGENTS.md`. */
+  readonly configDir: string;
   readonly log: LogReader;
   readonly primitives: {
     register<I>(definition: PrimitiveDefinition<I>, options?: { replace?: boolean }): void;
@@ -92,6 +100,11 @@ export interface PluginContext {
    * them and the server offers them to every front end (see `AgentCommand`).
    */
   readonly agentCommands: { register(command: AgentCommand): void };
+  /**
+   * Parts of the agent's brief, its system prompt (`context:<id>` in `provides`; see `ContextContributor`).
+   * The loop strategy asks every contributor once a turn and logs what it keeps as `context.added`.
+   */
+  readonly context: { register(contributor: ContextContributor): void };
   /** Appends events of this plugin to a session (actor `plugin:<name>`), through the log stages. */
   readonly events: { append(session: string, type: string, payload: Readonly<Record<string, unknown>>): void };
   /**

@@ -4,6 +4,7 @@ export * from './agent-command.js';
 export * from './coded-errors.js';
 export * from './command.js';
 export * from './context.js';
+export * from './context-contributor.js';
 export * from './define-plugin.js';
 export * from './egress.js';
 export * from './envelope.js';

@@ -1,4 +1,5 @@
 import type { Envelope, ToolCall, Usage } from '@nodwyn/protocol';
+import type { TurnContext } from './context-contributor.js';
 import type { ApplyResult } from './primitive.js';
 import type { ModelMessage, ToolSpec } from './provider.js';
 
@@ -41,6 +42,8 @@ export interface TurnFloor {
    */
   callPrimitive(name: string, args: unknown): Promise<ApplyResult>;
   readonly plans: TurnPlans;
+  /** The agent's brief: what the contributors offer, what the session logged, and adding parts to it. */
+  readonly context: TurnContext;
 }
 
 /** A judged or confirmed plan draft. */

@@ -11,19 +11,19 @@ export const PERMISSIONS = ['log.read', 'fs.read', 'fs.write', 'process.spawn', 
 export type Permission = (typeof PERMISSIONS)[number];
 
 /** Kinds of contribution a plugin can provide or require, as `kind:name`. */
-export const CONTRIBUTION_KINDS = ['primitive', 'primitive-source', 'provider', 'loop', 'guard-stage', 'command', 'service', 'frontend', 'agent-command', 'plugin'] as const;
+export const CONTRIBUTION_KINDS = ['primitive', 'primitive-source', 'provider', 'loop', 'guard-stage', 'command', 'service', 'frontend', 'agent-command', 'context', 'plugin'] as const;
 /** A contribution kind. */
 export type ContributionKind = (typeof CONTRIBUTION_KINDS)[number];
 
 const contribution = z
   .string()
-  .regex(/^(primitive|primitive-source|provider|loop|guard-stage|command|service|frontend|agent-command|plugin):[@a-z0-9_./-]+$/, 'kind:name, e.g. primitive:read_file');
+  .regex(/^(primitive|primitive-source|provider|loop|guard-stage|command|service|frontend|agent-command|context|plugin):[@a-z0-9_./-]+$/, 'kind:name, e.g. primitive:read_file');
 
 const SEMVER = /^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$/;
 
 /**
  * A plugin's manifest. `provides` and `requires` are `kind:name` strings (`primitive:read_file`,
- * `provider:scripted`, `loop:default`, `frontend:tui`, `agent-command:capabilities`, `plugin:@nodwyn/plugin-keychain`); the host orders plugins by
+ * `provider:scripted`, `loop:default`, `frontend:tui`, `agent-command:capabilities`, `context:workspace`, `plugin:@nodwyn/plugin-keychain`); the host orders plugins by
  * `requires` and checks that what a plugin registered matches `provides` exactly.
  */
 export const ManifestSchema = z

@@ -45,6 +45,12 @@ export type GuardedFetch = (input: string | URL | Request, init?: RequestInit) =
 /** One model call. */
 export interface ModelRequest {
   readonly session: string;
+  /**
+   * The agent's brief, sent the way the API wants a system prompt (Anthropic `system`, OpenAI a
+   * `system` message or `instructions`). The floor derives it from the session's `context.added` events
+   * (docs/architecture.md §10), so it is the same for every call of a session; absent when none is logged.
+   */
+  readonly system?: string;
   readonly messages: readonly ModelMessage[];
   readonly tools: readonly ToolSpec[];
   /** The guarded fetch for this call (see `GuardedFetch`). */

@@ -1,4 +1,4 @@
-import { AGENT_COMMAND_NAME, EnvelopeError, RESERVED_AGENT_COMMANDS, type AgentCommand, type Frontend } from '@nodwyn/plugin-api';
+import { AGENT_COMMAND_NAME, CONTEXT_CONTRIBUTOR_ID, EnvelopeError, RESERVED_AGENT_COMMANDS, type AgentCommand, type ContextContributor, type Frontend } from '@nodwyn/plugin-api';
 import { hostEnvelopeInit } from './errors.js';
 
 // A plugin written in plain JavaScript could hand over anything; the app would only find out when the
@@ -26,6 +26,17 @@ export function assertAgentCommandShape(plugin: string, command: AgentCommand | 
   }
   if (RESERVED_AGENT_COMMANDS.includes(command.name)) {
     throw invalid(plugin, 'agentCommand.name', command.name, `a name other than ${RESERVED_AGENT_COMMANDS.join(', ')}`, `/${command.name} is the agent's or a front end's own command; ${plugin} must pick another name for its command.`);
+  }
+}
+
+/** Refuses a context contributor that is not `{ id, description, parts }`, or has a bad id. */
+export function assertContextContributorShape(plugin: string, contributor: ContextContributor | undefined): void {
+  const shaped = contributor !== undefined && typeof contributor.id === 'string' && typeof contributor.description === 'string' && typeof contributor.parts === 'function';
+  if (!shaped) {
+    throw invalid(plugin, 'context', Object.keys(contributor ?? {}), '{ id: string, description: string, parts(request) }', `${plugin} registered a context contributor without an id, a description or a parts function; pass an object that implements ContextContributor.`);
+  }
+  if (!CONTEXT_CONTRIBUTOR_ID.test(contributor.id)) {
+    throw invalid(plugin, 'context.id', contributor.id, `an id matching ${CONTEXT_CONTRIBUTOR_ID.source}`, `Rename the context contributor "${contributor.id}" of ${plugin}: lowercase letters, digits and dashes, starting with a letter, at most 32.`);
   }
 }
 

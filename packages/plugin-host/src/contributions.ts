@@ -5,6 +5,7 @@ import {
   MODEL_NAME,
   type AgentCommand,
   type CliCommand,
+  type ContextContributor,
   type Frontend,
   type GuardStage,
   type LoopStrategy,
@@ -14,7 +15,7 @@ import {
   type ProviderFactory,
 } from '@nodwyn/plugin-api';
 import type { AgentCommandRegistry } from './agent-command-registry.js';
-import { assertAgentCommandShape, assertFrontendShape } from './contribution-shapes.js';
+import { assertAgentCommandShape, assertContextContributorShape, assertFrontendShape } from './contribution-shapes.js';
 import { hostEnvelopeInit } from './errors.js';
 import type { FrontendRegistry } from './frontend-registry.js';
 import type { KernelPort } from './kernel-port.js';
@@ -29,6 +30,7 @@ export type Contribution =
   | { readonly kind: 'command'; readonly name: string; readonly command: CliCommand }
   | { readonly kind: 'frontend'; readonly name: string; readonly frontend: Frontend }
   | { readonly kind: 'agent-command'; readonly name: string; readonly command: AgentCommand }
+  | { readonly kind: 'context'; readonly name: string; readonly contributor: ContextContributor }
   | { readonly kind: 'service'; readonly name: string; readonly key: symbol; readonly value: unknown; readonly permission?: Permission };
 
 /**
@@ -125,6 +127,8 @@ export class ContributionBuffer {
         return this.kept.frontends.add(this.plugin, item.frontend);
       case 'agent-command':
         return this.kept.agentCommands.add(this.plugin, item.command);
+      case 'context':
+        return this.kernel.registerContextContributor(this.plugin, item.contributor);
       case 'service':
         root.register(item.key, { useValue: providedService(item) });
     }
@@ -133,6 +137,7 @@ export class ContributionBuffer {
   #assertFree(contribution: Contribution): void {
     if (contribution.kind === 'frontend') assertFrontendShape(this.plugin, contribution.frontend);
     if (contribution.kind === 'agent-command') assertAgentCommandShape(this.plugin, contribution.command);
+    if (contribution.kind === 'context') assertContextContributorShape(this.plugin, contribution.contributor);
     const key = contributionKey(contribution);
     if (this.keys().includes(key)) this.#refuseDuplicate(key, `${this.plugin} itself`);
     if (contribution.kind === 'primitive') {

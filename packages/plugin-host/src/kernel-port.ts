@@ -1,5 +1,6 @@
 import type {
   CliCommand,
+  ContextContributor,
   GuardStage,
   LogReader,
   LoopStrategy,
@@ -38,6 +39,8 @@ export interface KernelPort {
   registerProvider(owner: string, factory: ProviderFactory): void;
   /** Adds a loop strategy owned by `owner`. */
   registerLoop(owner: string, strategy: LoopStrategy): void;
+  /** Adds a contributor of parts of the agent's brief, owned by `owner`. */
+  registerContextContributor(owner: string, contributor: ContextContributor): void;
   /** Adds a guard stage at its slot, owned by `owner`. */
   addStage(owner: string, stage: GuardStage): void;
   /** Adds a `nodwyn <name>` subcommand owned by `owner`. */

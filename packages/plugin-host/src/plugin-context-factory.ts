@@ -7,6 +7,7 @@ import {
   type PluginStore,
   type PrimitiveDefinition,
   type Token,
+  type WorkspaceTrust,
 } from '@nodwyn/plugin-api';
 import { asPersonsCommand, inPersonsCommand } from './command-scope.js';
 import type { ContributionBuffer, ProvidedService } from './contributions.js';
@@ -21,7 +22,9 @@ export interface PluginContextInput {
   /** The whole settings object, already deep-frozen. */
   readonly settings: Readonly<Record<string, unknown>>;
   readonly workspace: string;
+  readonly trust: WorkspaceTrust;
   readonly dataDir: string;
+  readonly configDir: string;
   /** The plugin's own child container; `services.get` resolves here (and so in the root). */
   readonly container: DependencyContainer;
   readonly contributions: ContributionBuffer;
@@ -43,7 +46,9 @@ export function createPluginContext(input: PluginContextInput): PluginContext {
     config: pluginConfig(input.settings, name),
     settings: input.settings,
     workspace: input.workspace,
+    trust: input.trust,
     dataDir: input.dataDir,
+    configDir: input.configDir,
     get log(): LogReader {
       if (!manifest.permissions.includes('log.read')) throw permissionDenied(name, 'context.log', 'log.read');
       return kernel.log;
@@ -64,6 +69,7 @@ export function createPluginContext(input: PluginContextInput): PluginContext {
     commands: { register: (command) => contributions.add({ kind: 'command', name: command.name, command: asPersonsCommand(name, command) }) },
     frontends: { register: (frontend) => contributions.add({ kind: 'frontend', name: String(frontend?.id), frontend }) },
     agentCommands: { register: (command) => contributions.add({ kind: 'agent-command', name: String(command?.name), command }) },
+    context: { register: (contributor) => contributions.add({ kind: 'context', name: String(contributor?.id), contributor }) },
     events: { append: (session, type, payload) => kernel.appendEvent(name, session, type, payload) },
     calls: {
       session: (title) => kernel.createSession(name, title),

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { container as globalContainer, type DependencyContainer } from 'tsyringe';
-import { EnvelopeError, envelope, type Envelope, type Frontend, type Token } from '@nodwyn/plugin-api';
+import { EnvelopeError, envelope, type Envelope, type Frontend, type Token, type WorkspaceTrust } from '@nodwyn/plugin-api';
 import { AgentCommandRegistry, type AgentCommandEntry } from './agent-command-registry.js';
 import type { ProvidedService } from './contributions.js';
 import { assertDistributionValid, type Distribution } from './distribution.js';
@@ -29,7 +29,11 @@ export interface PluginHostOptions {
   /** The whole user configuration; plugins get a deep-frozen copy, and `plugins["<name>"]` as their config. */
   readonly settings: Readonly<Record<string, unknown>>;
   readonly workspace: string;
+  /** Whether the person trusted the workspace's repository; `none` when not given. */
+  readonly trust?: WorkspaceTrust;
   readonly dataDir: string;
+  /** nodwyn's config folder; the data folder when not given. */
+  readonly configDir?: string;
   /** Optional plugins turned off by configuration; naming a required one fails the load. */
   readonly disabled?: readonly string[];
   /** Limit for each plugin's register, start and stop, in milliseconds. */
@@ -203,7 +207,9 @@ export class PluginHost {
       kernel: this.#options.kernel,
       settings: this.#settings,
       workspace: this.#options.workspace,
+      trust: this.#options.trust ?? 'none',
       dataDir: this.#options.dataDir,
+      configDir: this.#options.configDir ?? this.#options.dataDir,
     });
     record.scope = scope;
     const failure = await runHook(record.definition, 'register', scope.context, this.#timeoutMs);

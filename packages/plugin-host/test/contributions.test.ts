@@ -219,7 +219,7 @@ describe('contributions and context', () => {
     let keys: string[] = [];
     const host = createHost(new RecordingKernel());
     await host.load(distribution(entry(testPlugin('look', {}, [], { register: (ctx) => void (keys = Object.keys(ctx)) }))));
-    expect(keys.sort()).toEqual(['agentCommands', 'calls', 'commands', 'config', 'dataDir', 'events', 'frontends', 'guard', 'log', 'loops', 'models', 'plugin', 'primitives', 'providers', 'services', 'settings', 'store', 'workspace']);
+    expect(keys.sort()).toEqual(['agentCommands', 'calls', 'commands', 'config', 'configDir', 'context', 'dataDir', 'events', 'frontends', 'guard', 'log', 'loops', 'models', 'plugin', 'primitives', 'providers', 'services', 'settings', 'store', 'trust', 'workspace']);
   });
 
   it('lets the composing app read a provided service until the host stops', async () => {

@@ -3,6 +3,7 @@ import {
   definePlugin,
   EnvelopeError,
   type CliCommand,
+  type ContextContributor,
   type GuardStage,
   type LogReader,
   type LoopStrategy,
@@ -73,6 +74,9 @@ export class RecordingKernel implements KernelPort {
   }
   registerLoop(owner: string, strategy: LoopStrategy): void {
     this.registrations.push(`${owner} loop:${strategy.id}`);
+  }
+  registerContextContributor(owner: string, contributor: ContextContributor): void {
+    this.registrations.push(`${owner} context:${contributor.id}`);
   }
   addStage(owner: string, stage: GuardStage): void {
     this.registrations.push(`${owner} guard-stage:${stage.name}`);

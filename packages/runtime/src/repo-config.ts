@@ -56,6 +56,8 @@ export interface RepoConfigOptions {
   /** Called with one line per thing ignored (untrusted config, keys only the person may set). */
   readonly notice: (line: string) => void;
   readonly env?: NodeJS.ProcessEnv;
+  /** The workspace's trust, when the caller read it already (it reads `.nodwyn/` once, not twice). */
+  readonly trust?: RepoTrust;
 }
 
 /**
@@ -65,7 +67,7 @@ export interface RepoConfigOptions {
  */
 export function withRepoConfig(user: Config, workspace: string, options: RepoConfigOptions): Config {
   const { notice } = options;
-  const trust = repoTrust(workspace, options.env);
+  const trust = options.trust ?? repoTrust(workspace, options.env);
   if (trust.status === 'none') return user;
   const shown = shownName(trust.folder);
   if (trust.status !== 'trusted') {

@@ -4,7 +4,7 @@ import { PluginHost, type Distribution } from '@nodwyn/plugin-host';
 import { resolve } from 'node:path';
 import type { Config } from './config.js';
 import type { PreloadedDistribution } from './preload-distribution.js';
-import { withRepoConfig } from './repo-config.js';
+import { repoTrust, withRepoConfig } from './repo-config.js';
 
 /** One workspace's share of a runtime: its kernel over the shared log, and its plugins. */
 export interface WorkspaceScope {
@@ -39,11 +39,13 @@ export interface ScopeInput {
 export async function openScope(input: ScopeInput): Promise<WorkspaceScope> {
   const { user, workspace, dataDir } = input;
   // The workspace's .nodwyn/ config applies only once trusted; what it may not set is dropped with a notice.
-  const merged = withRepoConfig(user, workspace, { userOnly: input.preloaded.userOnly, notice: input.onNotice, env: input.env });
+  const trust = repoTrust(workspace, input.env);
+  const merged = withRepoConfig(user, workspace, { userOnly: input.preloaded.userOnly, notice: input.onNotice, env: input.env, trust });
   const config = input.overrides ? input.overrides(merged) : merged;
   // The strike limit comes from the user's config only: a repository's `[policy]` is dropped, so it cannot buy a model more probes.
   const kernel = Kernel.over(input.log, { workspace, protectedFolders: protectedFolders(dataDir, input.pluginRoot), strikeLimit: user.policy?.max_strikes });
-  const host = new PluginHost({ kernel: kernel.port(), apiVersion: API_VERSION, settings: config, workspace, dataDir, disabled: user.distribution?.disabled ?? [] });
+  // The person's own files (their AGENTS.md) sit in the config folder, beside config.toml and the plugins.
+  const host = new PluginHost({ kernel: kernel.port(), apiVersion: API_VERSION, settings: config, workspace, trust: trust.status, dataDir, configDir: input.pluginRoot, disabled: user.distribution?.disabled ?? [] });
   kernel.useSender(() => host.service(EgressSenderToken));
   kernel.useTaint(() => host.service(TaintToken));
   const { distribution } = input.preloaded;

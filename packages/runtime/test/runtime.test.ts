@@ -1,5 +1,6 @@
 import { symlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { API_VERSION, definePlugin } from '@nodwyn/plugin-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { boot, openRuntime, type Runtime, type RuntimeOptions } from '../src/index.js';
 import { entry, RuntimeFixture } from './fixture.js';
@@ -124,6 +125,20 @@ describe('a workspace scope\'s settings', () => {
     expect(scope.config.plugins).toEqual({ vault: { url: 'https://mine.example' }, notes: { max: 2 } });
     expect(fx.seen).toEqual([`start notes ${ws} {"max":2}`, `start vault ${ws} {"url":"https://mine.example"}`]);
     expect(notices).toEqual(['ignoring plugins.vault.url in .nodwyn/config.toml (only your own config may set them)']);
+  });
+
+  it("tells its plugins the repository's trust and the person's config folder", async () => {
+    const seen: string[] = [];
+    const probe = definePlugin({
+      manifest: { name: 'probe', version: '1.0.0', apiVersion: `^${API_VERSION}` },
+      register: (ctx) => void seen.push(`${ctx.trust} ${ctx.configDir}`),
+    });
+    const rt = await open({ distribution: { name: 'test', plugins: [entry(probe)] } });
+    const files = { 'instructions.md': 'Keep commits small.\n' };
+    const [plain, untrusted, trusted] = [fx.workspace('plain'), fx.workspace('untrusted', files), fx.workspace('trusted', files)];
+    fx.trust(trusted);
+    for (const ws of [plain, untrusted, trusted]) await rt.scope(ws);
+    expect(seen).toEqual([`none ${fx.home}`, `untrusted ${fx.home}`, `trusted ${fx.home}`]);
   });
 
   it('applies the runtime\'s overrides last, and sends a scope\'s notices where the scope asks', async () => {

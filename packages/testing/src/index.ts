@@ -1,5 +1,6 @@
 export * from './agent-command/index.js';
 export * from './conformance.js';
+export * from './context/index.js';
 export * from './drain-stream.js';
 export * from './echo-plugin.js';
 export * from './frontend/index.js';

@@ -11,6 +11,7 @@ import {
   type ModelProvider,
   type Permission,
   type PluginDefinition,
+  type WorkspaceTrust,
 } from '@nodwyn/plugin-api';
 import { PluginHost, type DistributionEntry } from '@nodwyn/plugin-host';
 import type { LogEvent } from '@nodwyn/protocol';
@@ -33,6 +34,10 @@ export interface TestKernelOptions {
   readonly key?: Buffer;
   /** nodwyn's data folder, refused to file tools like the CLI's; a fresh temp dir by default (it may lie inside the workspace). */
   readonly dataDir?: string;
+  /** nodwyn's config folder, where the person's own `AGENTS.md` lives; the data folder by default. */
+  readonly configDir?: string;
+  /** Whether the workspace's repository is trusted (`nodwyn trust`); `none` by default. */
+  readonly trust?: WorkspaceTrust;
 }
 
 /** A running kernel and host for a test, with shortcuts for the common moves. */
@@ -73,7 +78,7 @@ export async function startTestKernel(options: TestKernelOptions = {}): Promise<
     protectedFolders: [{ path: dataDir, name: "nodwyn's data folder" }],
   });
   const settings = options.settings ?? {};
-  const host = new PluginHost({ kernel: kernel.port(), apiVersion: API_VERSION, settings, workspace: realpathSync(workspace), dataDir });
+  const host = new PluginHost({ kernel: kernel.port(), apiVersion: API_VERSION, settings, workspace: realpathSync(workspace), dataDir, configDir: options.configDir, trust: options.trust });
   kernel.useSender(() => host.service(EgressSenderToken));
   kernel.useTaint(() => host.service(TaintToken));
   try {

@@ -15,6 +15,18 @@ describe('defaultLoop', () => {
     expect(floor.calls).toEqual(['window', 'callModel']);
   });
 
+  it('logs every contributed part of the brief before the first model call, and each id only once a session', async () => {
+    const contributed = [
+      { id: 'agent.role', source: 'nodwyn', text: 'You are a coding agent.' },
+      { id: 'workspace.environment', source: 'environment', text: 'Workspace: /w' },
+    ];
+    const floor = new RecordingFloor([answer('One.'), answer('Two.')], { contributed });
+    await defaultLoop.run(floor);
+    await defaultLoop.run(floor);
+    expect(floor.brief.map((p) => p.id)).toEqual(['agent.role', 'workspace.environment']);
+    expect(floor.briefAtCalls).toEqual([2, 2]);
+  });
+
   it('runs each message with tool calls before calling the model again, then returns the answer', async () => {
     const first = withCalls('a', 'b');
     const second = withCalls('c');

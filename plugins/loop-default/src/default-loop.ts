@@ -1,4 +1,5 @@
 import { type Judge, type LoopStrategy, type ModelMessage, type TurnFloor } from '@nodwyn/plugin-api';
+import { buildBrief } from './brief.js';
 import { canScorePlans, planFlow } from './plan-flow.js';
 
 /** The person's ask: the latest user message of the window at the start of the turn. */
@@ -18,8 +19,8 @@ async function gateSaysPlan(floor: TurnFloor, judge: Judge | undefined, ask: str
 }
 
 /**
- * The default agent loop: call the model, run the tool calls it made, and repeat until it answers
- * without one. A plan comes first when the judge's gate asks for one (plan mode), and whenever an
+ * The default agent loop: build the brief (see `buildBrief`), call the model, run the tool calls it
+ * made, and repeat until it answers without one. A plan comes first when the judge's gate asks for one (plan mode), and whenever an
  * irreversible call was denied `PLAN_REQUIRED` (the kernel's hard trigger); see `planFlow`. Budgets, the
  * progress guard and cancellation are the floor's: when the turn must stop, the floor throws, and the
  * error is deliberately left to propagate to the kernel, which ends the turn with it.
@@ -29,9 +30,10 @@ async function gateSaysPlan(floor: TurnFloor, judge: Judge | undefined, ask: str
 export function createDefaultLoop(judge: () => Judge | undefined): LoopStrategy {
   return {
     id: 'default',
-    description: 'Calls the model, runs its tool calls, and repeats until it answers without a tool call; asks for an approved plan when the judge or an irreversible call needs one.',
+    description: 'Builds the brief from the context contributors, calls the model, runs its tool calls, and repeats until it answers without a tool call; asks for an approved plan when the judge or an irreversible call needs one.',
     async run(floor) {
       const reviewer = judge();
+      await buildBrief(floor);
       const ask = askOf(await floor.window());
       if (await gateSaysPlan(floor, reviewer, ask)) await planFlow(floor, reviewer, ask, 'the plan gate asked for a plan');
       for (;;) {

@@ -1,4 +1,4 @@
-import type { ApplyResult, AssistantMessage, Envelope, Judge, ModelMessage, PlanOutcome, PlanReview, PlanVerdict, ToolCallResult, TurnFloor, TurnPlans } from '@nodwyn/plugin-api';
+import type { ApplyResult, AssistantMessage, ContextPart, Envelope, Judge, LoggedContextPart, ModelMessage, PlanOutcome, PlanReview, PlanVerdict, ToolCallResult, TurnContext, TurnFloor, TurnPlans } from '@nodwyn/plugin-api';
 import { EnvelopeError } from '@nodwyn/plugin-api';
 
 /** What a fake tool call answers: ok, or denied with an envelope of this code. */
@@ -14,11 +14,15 @@ export class RecordingFloor implements TurnFloor {
   readonly calls: string[] = [];
   readonly ran: AssistantMessage[] = [];
   readonly outcomes: PlanOutcome[] = [];
+  /** The brief's parts as `context.add` logged them (each id once). */
+  readonly brief: LoggedContextPart[] = [];
+  /** How many parts the brief held at each `callModel`. */
+  readonly briefAtCalls: number[] = [];
   #approved = false;
 
   constructor(
     private readonly replies: (AssistantMessage | Error)[],
-    private readonly options: { toolFailure?: Error; toolAnswers?: Record<string, ToolAnswer>; person?: boolean; window?: ModelMessage[] } = {},
+    private readonly options: { toolFailure?: Error; toolAnswers?: Record<string, ToolAnswer>; person?: boolean; window?: ModelMessage[]; contributed?: ContextPart[] } = {},
   ) {}
 
   async window() {
@@ -33,6 +37,7 @@ export class RecordingFloor implements TurnFloor {
 
   async callModel(): Promise<AssistantMessage> {
     this.calls.push('callModel');
+    this.briefAtCalls.push(this.brief.length);
     const reply = this.replies.shift();
     if (reply === undefined) throw new Error('the strategy called the model more often than the test expects');
     if (reply instanceof Error) throw reply;
@@ -55,6 +60,18 @@ export class RecordingFloor implements TurnFloor {
     this.calls.push(`callPrimitive(${name})`);
     return { ok: true, content: '', truncated: false, taint: [] };
   }
+
+  // Context calls are not recorded in `calls`: the turn-shape assertions stay about the model and the tools.
+  readonly context: TurnContext = {
+    contributed: async () => this.options.contributed ?? [],
+    add: (parts) => {
+      for (const part of parts) {
+        if (!this.brief.some((p) => p.id === part.id)) this.brief.push({ ...part, seq: this.brief.length + 1, tokens: Math.ceil(part.text.length / 4) });
+      }
+      return this.brief;
+    },
+    logged: () => this.brief,
+  };
 
   readonly plans: TurnPlans = {
     approved: () => this.#approved,

@@ -33,6 +33,8 @@ export function requestBody(request: ModelRequest, options: AnthropicOptions): M
   return {
     model: options.model,
     max_tokens: options.maxTokens,
+    // The brief is the same for every call of a session, so it is cached: later calls read it at the cache price.
+    ...(request.system ? { system: [{ type: 'text', text: request.system, cache_control: { type: 'ephemeral' } }] } : {}),
     messages: messageParams(request.messages, { thinking }),
     ...(request.tools.length > 0 ? { tools: toolParams(request.tools) } : {}),
     ...(thinking ? { thinking: { type: 'enabled', budget_tokens: options.thinkingBudget } } : {}),

@@ -35,15 +35,16 @@ function chatTool(tool: ToolSpec): ChatCompletionTool {
 /**
  * The Chat Completions request: the window as messages (an assistant's tool calls with their ids, then one
  * `tool` message per result carrying the same id), tools as function tools with their JSON Schema, and
- * `stream_options.include_usage` so the stream ends with the usage. Reasoning is not sent back: the API
- * has no place for it.
+ * `stream_options.include_usage` so the stream ends with the usage. The brief is a `system` message first
+ * (OpenAI's own API takes it as `developer` for its reasoning models, and compatible servers know only
+ * `system`). Reasoning is not sent back: the API has no place for it.
  */
 export function chatBody(request: ModelRequest, shape: RequestShape): ChatCompletionCreateParamsStreaming {
   return {
     model: shape.model,
     stream: true,
     stream_options: { include_usage: true },
-    messages: request.messages.map(chatMessage),
+    messages: [...(request.system ? [{ role: 'system' as const, content: request.system }] : []), ...request.messages.map(chatMessage)],
     ...(request.tools.length > 0 ? { tools: request.tools.map(chatTool) } : {}),
     ...(shape.maxTokens === undefined ? {} : { [shape.maxTokensField]: shape.maxTokens }),
   };

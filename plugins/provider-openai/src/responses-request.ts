@@ -16,7 +16,8 @@ function functionTool(tool: ToolSpec): FunctionTool {
 
 /**
  * The Responses API request: the window as input items (messages, an assistant's calls as `function_call`
- * items and results as `function_call_output` items with the same call id), function tools, and
+ * items and results as `function_call_output` items with the same call id), the brief as `instructions`
+ * (the API's system prompt; OpenAI caches a repeated prefix by itself), function tools, and
  * `store: false`, since nodwyn's log is the record and OpenAI need not keep one.
  */
 export function responsesBody(request: ModelRequest, shape: RequestShape): ResponseCreateParamsStreaming {
@@ -24,6 +25,7 @@ export function responsesBody(request: ModelRequest, shape: RequestShape): Respo
     model: shape.model,
     stream: true,
     store: false,
+    ...(request.system ? { instructions: request.system } : {}),
     input: request.messages.flatMap(inputItems),
     ...(request.tools.length > 0 ? { tools: request.tools.map(functionTool) } : {}),
     ...(shape.maxTokens === undefined ? {} : { max_output_tokens: shape.maxTokens }),

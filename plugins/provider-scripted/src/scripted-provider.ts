@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import { checkToolArgs, EnvelopeError, type ModelMessage, type ModelProvider, type ProviderFactory } from '@nodwyn/plugin-api';
+import { checkToolArgs, EnvelopeError, type ModelProvider, type ModelRequest, type ProviderFactory } from '@nodwyn/plugin-api';
 import { exhaustedError, PLUGIN_NAME } from './errors.js';
 import { loadScript, type LoadedScript } from './script.js';
 import { streamReply, type PlannedReply } from './stream-reply.js';
@@ -15,14 +15,14 @@ export function scriptedProviderFactory(): ProviderFactory {
       const provider: ModelProvider = {
         id: 'scripted',
         model: basename(loaded.path),
-        stream: (request, signal) => streamReply(request, signal, (index) => planReply(loaded, index, request.messages)),
+        stream: (request, signal) => streamReply(request, signal, (index) => planReply(loaded, index, request)),
       };
       return provider;
     },
   };
 }
 
-function planReply(loaded: LoadedScript, index: number, messages: readonly ModelMessage[]): PlannedReply {
+function planReply(loaded: LoadedScript, index: number, request: ModelRequest): PlannedReply {
   const { replies } = loaded.script;
   const reply = replies[index];
   if (reply === undefined) {
@@ -32,7 +32,7 @@ function planReply(loaded: LoadedScript, index: number, messages: readonly Model
       index,
     );
   }
-  const values = templateValues(messages);
+  const values = templateValues(request);
   const refused = refusedArgs(reply.toolCalls ?? []);
   if (refused) return { text: fill(reply.text ?? '', values), toolCalls: [], stopReason: 'tool_use', refused };
   // Ids depend only on the position in the script, so a replayed or restarted run names calls the same way.

@@ -1,4 +1,4 @@
-import type { ModelMessage } from '@nodwyn/plugin-api';
+import type { ModelMessage, ModelRequest } from '@nodwyn/plugin-api';
 
 /** What the placeholders of a reply stand for, taken from the request the reply answers. */
 export interface TemplateValues {
@@ -6,15 +6,17 @@ export interface TemplateValues {
   readonly lastToolResult: string;
   /** Text of the last `user` message; empty when there is none. */
   readonly lastUserMessage: string;
+  /** The system prompt the request carried (the agent's brief); empty when it had none. */
+  readonly systemPrompt: string;
 }
 
 // One pass over the template, so a value that itself contains a placeholder is not expanded again.
-const PLACEHOLDER = /\{\{(lastToolResult|lastUserMessage)\}\}/g;
+const PLACEHOLDER = /\{\{(lastToolResult|lastUserMessage|systemPrompt)\}\}/g;
 
-/** Reads the placeholder values from a request's messages. */
-export function templateValues(messages: readonly ModelMessage[]): TemplateValues {
-  const lastText = (role: ModelMessage['role']) => messages.findLast((message) => message.role === role)?.text ?? '';
-  return { lastToolResult: lastText('tool'), lastUserMessage: lastText('user') };
+/** Reads the placeholder values from a request. */
+export function templateValues(request: Pick<ModelRequest, 'messages' | 'system'>): TemplateValues {
+  const lastText = (role: ModelMessage['role']) => request.messages.findLast((message) => message.role === role)?.text ?? '';
+  return { lastToolResult: lastText('tool'), lastUserMessage: lastText('user'), systemPrompt: request.system ?? '' };
 }
 
 /** Replaces every placeholder in `text`. A function replacer keeps `$&` and friends in values literal. */

@@ -83,6 +83,14 @@ describe('templating', () => {
     expect(texts(events).join('')).toBe('saw new result for new ask; again new result');
   });
 
+  it("fills {{systemPrompt}} with the request's system prompt, so a test sees what the model is told", async () => {
+    const provider = await scripted({ replies: [{ text: 'told: [{{systemPrompt}}]' }] });
+    const withBrief = await collect(provider.stream({ ...request(user('hi')), system: '# You are nodwyn' }, live()));
+    expect(texts(withBrief).join('')).toBe('told: [# You are nodwyn]');
+    const without = await collect(provider.stream(request(user('hi')), live()));
+    expect(texts(without).join('')).toBe('told: []');
+  });
+
   it('fills strings nested anywhere in tool call args, leaving keys and other values alone', async () => {
     const args = { path: '{{lastToolResult}}', deep: { list: ['a {{lastUserMessage}}', 3, true, null], '{{lastUserMessage}}': 'key stays' } };
     const provider = await scripted({ replies: [{ toolCalls: [{ name: 'write_file', args }] }] });

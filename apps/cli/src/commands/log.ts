@@ -105,6 +105,8 @@ function summary(event: LogEvent): string {
     }
     case 'turn.ended':
       return String(p.reason);
+    case 'context.added':
+      return `${String(p.id)} from ${text(p.source)} (${String(p.tokens)} tokens)`;
     default:
       return text(JSON.stringify(p));
   }

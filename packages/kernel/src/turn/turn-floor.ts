@@ -5,6 +5,7 @@ import {
   retryBudget,
   TOOL_ARGS_LIMITS,
   type Confirmer,
+  type ContextContributor,
   type EgressSender,
   type Envelope,
   type PlanOutcome,
@@ -24,10 +25,12 @@ import type { Guard } from '../guard/guard.js';
 import { STRIKE_EVENT, strikesEnvelope, withheldEnvelope, type Strikes } from '../guard/strikes.js';
 import type { AppendDraft } from '../log/index.js';
 import type { PrimitiveTable } from '../primitives/primitive-table.js';
+import type { Owned } from '../registry.js';
 import type { SessionStore } from '../sessions/session-store.js';
 import { fitWindow, messagesFromEvents } from '../sessions/window.js';
 import type { Budgets } from './budgets.js';
 import { callKey, sameCalls } from './call-identity.js';
+import { FloorContext } from './floor-context.js';
 import { createGuardedFetch } from './guarded-fetch.js';
 import { assistantPayload, costOf, streamModel, type StreamedMessage } from './model-call.js';
 import { budgetEnvelope, foreignCallEnvelope, repeatEnvelope, stopEnvelope } from './stop-envelopes.js';
@@ -46,6 +49,10 @@ export interface FloorDeps {
   /** The L2 tracker, when a plugin provides one: model output that holds a remembered secret is withheld. */
   readonly taint: () => TaintTracker | undefined;
   readonly strikes: Strikes;
+  /** The workspace root, for the brief's contributors. */
+  readonly workspace: string;
+  /** The registered contributors of the agent's brief, in order. */
+  readonly contributors: () => readonly Owned<ContextContributor>[];
 }
 
 /** One run's settings. */
@@ -84,10 +91,17 @@ export class Floor implements TurnFloor {
   #planApproved = false;
   readonly #retries: RetryBudget;
   #pending: { message: AssistantMessage; answered: Set<string>; withheld: boolean } | undefined;
+  readonly context: FloorContext;
 
   constructor(private readonly deps: FloorDeps, private readonly options: FloorOptions) {
     this.session = options.session;
     this.#retries = retryBudget(options.budgets.maxRetries);
+    this.context = new FloorContext({
+      ...deps,
+      session: options.session,
+      tools: () => this.tools(),
+      signal: () => this.signal,
+    });
     const onCancel = (): void => this.halt('cancelled', stopEnvelope('CANCELLED', KernelCodes.TURN_CANCELLED, 'The run was cancelled by the user.'));
     if (options.signal.aborted) onCancel();
     else options.signal.addEventListener('abort', onCancel, { once: true });
@@ -114,7 +128,8 @@ export class Floor implements TurnFloor {
   async window(): Promise<readonly ModelMessage[]> {
     this.#throwIfStopped();
     const events = this.deps.sessions.lineage(this.session);
-    return fitWindow(messagesFromEvents(events), this.options.budgets.windowTokens);
+    // The brief is sent with every call, so its tokens come out of the window's budget.
+    return fitWindow(messagesFromEvents(events), this.options.budgets.windowTokens - this.context.system().tokens);
   }
 
   tools(): readonly ToolSpec[] {
@@ -133,7 +148,8 @@ export class Floor implements TurnFloor {
     this.#turns++;
     const messages = await this.window();
     const fetch = createGuardedFetch({ guard: this.deps.guard, session: this.session, name: 'model.stream', confirmer: this.options.confirmer, sender: this.deps.sender });
-    const request = { session: this.session, messages, tools: this.tools(), fetch, retries: this.#retries };
+    const system = this.context.system().text;
+    const request = { session: this.session, ...(system === undefined ? {} : { system }), messages, tools: this.tools(), fetch, retries: this.#retries };
     const shown = this.deps.shown;
     const arrived = await streamModel(provider, request, this.signal, this.options.onEvent ?? (() => undefined), {
       shown: shown && ((text) => shown(this.session, text)),

@@ -28,6 +28,23 @@ export const STREAM_SCENARIOS: readonly WireScenario[] = [
     },
   },
   {
+    name: 'sends the system prompt the way its API wants one (Anthropic system blocks with prompt caching, OpenAI a system message or instructions)',
+    async run(t) {
+      const system = '# You are nodwyn, a coding agent\n\nWorkspace: /w';
+      const { server, provider } = await t.serve([{ kind: 'stream', text: ['ok'] }]);
+      expectFinished(await drain(provider, { ...wireRequest(), system }, new AbortController().signal), 'end_turn');
+      const body = server.requests[0]!.body as Record<string, unknown>;
+      if (t.dialect === 'anthropic') expect(body.system).toEqual([{ type: 'text', text: system, cache_control: { type: 'ephemeral' } }]);
+      if (t.dialect === 'openai-chat') expect((body.messages as unknown[])[0]).toEqual({ role: 'system', content: system });
+      if (t.dialect === 'openai-responses') expect(body.instructions).toBe(system);
+      // Without one, none is sent: an empty system prompt is not a prompt.
+      const bare = await t.serve([{ kind: 'stream', text: ['ok'] }]);
+      expectFinished(await drain(bare.provider, wireRequest(), new AbortController().signal), 'end_turn');
+      const plain = bare.server.requests[0]!.body as Record<string, unknown>;
+      expect([plain.system, plain.instructions, (plain.messages as { role: string }[] | undefined)?.some((m) => m.role === 'system')]).toEqual([undefined, undefined, t.dialect === 'openai-responses' ? undefined : false]);
+    },
+  },
+  {
     name: 'streams two parallel tool calls with fragmented arguments as deltas, then each call with parsed args',
     async run(t) {
       const a = callId(t.dialect, 'A');

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { parseConfigToml, validateConfig, type Config } from './config.js';
 import { dataDir, pluginRoot, trustStorePath } from './paths.js';
-import { readRepoFolder, REPO_CONFIG_FILE, REPO_DIR, repoConfigBytes, type RepoFolder } from './repo-folder.js';
+import { hasRepoFolderEntries, readRepoFolder, REPO_CONFIG_FILE, REPO_DIR, repoConfigBytes, type RepoFolder } from './repo-folder.js';
 import { entryHash } from './trust-hash.js';
 import { TrustStore, type TrustRecord } from './trust-store.js';
 
@@ -14,7 +14,7 @@ import { TrustStore, type TrustRecord } from './trust-store.js';
  */
 export const REPO_SETTABLE: readonly string[] = ['tools', 'budgets', 'plugins'];
 
-/** `none`: no `.nodwyn/` (or an empty one); `changed`: trusted once, with other content now. */
+/** `none`: no `.nodwyn/` (or an empty one) and no root context file; `changed`: trusted once, with other content now. */
 export type TrustStatus = 'none' | 'untrusted' | 'changed' | 'trusted';
 
 /** A workspace's `.nodwyn/` snapshot and where it stands. */
@@ -40,7 +40,7 @@ export interface RepoSettings {
  */
 export type UserOnlyPlugins = ReadonlySet<string>;
 
-/** Reads `<workspace>/.nodwyn/` and looks it up in the trust store (both found through `env`). */
+/** Reads `<workspace>/.nodwyn/` and the root context files, and looks them up in the trust store (both found through `env`). */
 export function repoTrust(workspace: string, env: NodeJS.ProcessEnv = process.env): RepoTrust {
   const folder = readRepoFolder(workspace, [dataDir(env), pluginRoot(env)]);
   if (folder.entries.length === 0) return { folder, status: 'none' };
@@ -68,7 +68,8 @@ export interface RepoConfigOptions {
 export function withRepoConfig(user: Config, workspace: string, options: RepoConfigOptions): Config {
   const { notice } = options;
   const trust = options.trust ?? repoTrust(workspace, options.env);
-  if (trust.status === 'none') return user;
+  // Only context files (AGENTS.md) and no `.nodwyn/`: there is no repository config to apply or ignore.
+  if (trust.status === 'none' || !hasRepoFolderEntries(trust.folder)) return user;
   const shown = shownName(trust.folder);
   if (trust.status !== 'trusted') {
     const why = trust.status === 'changed' ? 'changed since you trusted it' : 'not trusted';

@@ -6,13 +6,24 @@ import { folderHash, type FolderEntry } from './trust-hash.js';
 export const REPO_DIR = '.nodwyn';
 /** The one file of it that nodwyn reads today; every file of the folder is part of what is trusted. */
 export const REPO_CONFIG_FILE = 'config.toml';
+/**
+ * The repository's context files at its root. They instruct the model (the brief quotes them), so they
+ * are part of what a person trusts: snapshotted beside `.nodwyn/` as `../AGENTS.md`, and an edit to one
+ * asks for trust again. A symlink among them is left out (the brief never follows one).
+ */
+export const REPO_CONTEXT_FILES: readonly string[] = ['AGENTS.md', 'CLAUDE.md'];
+/** How a root context file is named in the snapshot: relative to `.nodwyn/`, so no name can clash. */
+const ROOT_PREFIX = '../';
 
 // A configuration folder is a few small text files. The limits keep a hostile repository from making
 // every start read a huge tree, and keep what a person is asked to review reviewable.
 const MAX_ENTRIES = 256;
 const MAX_BYTES = 1024 * 1024;
 
-/** A snapshot of `<workspace>/.nodwyn/`: the bytes that were hashed are the bytes that get loaded. */
+/**
+ * A snapshot of `<workspace>/.nodwyn/` and the root context files: the bytes that were hashed are the
+ * bytes that get loaded.
+ */
 export interface RepoFolder {
   readonly workspace: string;
   readonly dir: string;
@@ -33,11 +44,18 @@ export function readRepoFolder(workspace: string, ownFolders: readonly string[])
   const top = lstatOrUndefined(dir);
   const own = top?.isDirectory() === true && ownFolders.some((folder) => isInside(realOrResolved(folder), realpathSync(dir)));
   const entries: FolderEntry[] = [];
+  const walk = new FolderWalk(entries);
   if (top && !own) {
-    if (top.isDirectory()) new FolderWalk(entries).walk(dir, '');
+    if (top.isDirectory()) walk.walk(dir, '');
     else entries.push(unreviewable('.', top.isFile() ? 'a file, not a folder' : describe(dir, top)));
   }
+  for (const name of REPO_CONTEXT_FILES) walk.rootFile(join(workspace, name), `${ROOT_PREFIX}${name}`);
   return { workspace, dir, own, entries, hash: folderHash(entries) };
+}
+
+/** True when the snapshot holds anything of `.nodwyn/` itself (not only root context files). */
+export function hasRepoFolderEntries(folder: RepoFolder): boolean {
+  return folder.entries.some((e) => !e.path.startsWith(ROOT_PREFIX));
 }
 
 /** The entries that nodwyn refused to read; a folder with any of them cannot be trusted. */
@@ -71,6 +89,12 @@ class FolderWalk {
       if (stat.isDirectory()) this.walk(childAbs, path);
       else this.out.push(this.#fileEntry(childAbs, path, stat));
     }
+  }
+
+  /** A context file at the workspace's root, when it is there and not a symlink. */
+  rootFile(abs: string, path: string): void {
+    const stat = lstatOrUndefined(abs);
+    if (stat && !stat.isSymbolicLink()) this.out.push(this.#fileEntry(abs, path, stat));
   }
 
   #fileEntry(abs: string, path: string, stat: Stats): FolderEntry {

@@ -1,0 +1,178 @@
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { isCorruption, removeIndex } from './index-db.js';
+import { RepoIndex, type IndexPolicy, type PassCounts } from './repo-index.js';
+import { walkFiles } from './repo-walk.js';
+
+/** Longest one slice of a pass holds the event loop before it yields to other work. */
+const SLICE_MS = 25;
+
+/** What a pass reports when it ends. */
+export interface PassReport extends PassCounts {
+  readonly ms: number;
+}
+
+/** Where the index stands, for a search to say whether its answer is partial. */
+export interface Readiness {
+  /** False while the first full pass has not finished: files not yet indexed are not searched. */
+  readonly complete: boolean;
+  readonly files: number;
+}
+
+/**
+ * Keeps one workspace's repository index fresh without ever holding a turn for more than a budget. A full
+ * pass (walk, stat, re-read what changed) runs in the background in short slices; a search starts one when
+ * the last is older than `rescanMs`, waits for it at most its budget, and then answers from what is
+ * indexed, saying when that is partial. Paths known to have changed (a file tool wrote them) are brought
+ * up to date at once, before the search, which is cheap: one stat and one read per path.
+ */
+export class RepoIndexer {
+  #index: RepoIndex;
+  #pass: Promise<PassReport> | undefined;
+  #lastPassEnded = Number.NEGATIVE_INFINITY;
+  readonly #dirty = new Set<string>();
+  #closing = false;
+  /** A full pass must finish (within the budget) before the next search: something may have changed anything. */
+  #mustWait = false;
+
+  constructor(
+    private readonly file: string,
+    private readonly root: string,
+    private readonly policy: () => IndexPolicy,
+    private readonly options: { readonly rescanMs: number; readonly skip?: readonly string[] },
+  ) {
+    this.#index = RepoIndex.open(file, root);
+  }
+
+  /** The index as it stands (for searching). */
+  get index(): RepoIndex {
+    return this.#index;
+  }
+
+  /** Notes paths (relative, `/`) a tool changed, to be brought up to date before the next search. */
+  changed(paths: Iterable<string>): void {
+    for (const path of paths) this.#dirty.add(path);
+  }
+
+  /** Asks for a full pass at the next search, whatever the age of the last one (a shell command ran). */
+  stale(): void {
+    this.#lastPassEnded = Number.NEGATIVE_INFINITY;
+    this.#mustWait = true;
+  }
+
+  /**
+   * Gets the index ready for a search: the changed paths at once, and a full pass started if due. The
+   * search waits for the pass (at most `budgetMs`) only while the index is incomplete or a shell command
+   * may have changed anything; a routine re-check of a complete index goes on behind the answer. Never
+   * throws for a pass that failed: the next search starts another.
+   */
+  async ready(budgetMs: number, signal?: AbortSignal): Promise<Readiness> {
+    this.#guarded(() => this.flushChanged());
+    if (!this.#pass && Date.now() - this.#lastPassEnded >= this.options.rescanMs) this.#pass = this.#startPass();
+    const pass = this.#pass;
+    const wait = this.#mustWait || !this.#guarded(() => this.#index.complete);
+    this.#mustWait = false;
+    if (pass && wait && budgetMs > 0) await waitAtMost(pass, budgetMs, signal);
+    return this.#guarded(() => ({ complete: this.#index.complete, files: this.#index.files }));
+  }
+
+  /** Brings the changed paths up to date now. */
+  flushChanged(): void {
+    if (this.#dirty.size === 0) return;
+    const paths = [...this.#dirty];
+    this.#dirty.clear();
+    this.#index.update(paths, this.policy());
+  }
+
+  /** Runs a full pass to its end (for `nodwyn memory rebuild` and benchmarks). */
+  async pass(): Promise<PassReport> {
+    this.#pass ??= this.#startPass();
+    return this.#pass;
+  }
+
+  /** Deletes the index file and starts from nothing. */
+  reset(): void {
+    this.#index.close();
+    removeIndex(this.file);
+    this.#index = RepoIndex.open(this.file, this.root);
+  }
+
+  /** Lets the pass in progress end at its next slice and closes the index. */
+  async close(): Promise<void> {
+    this.#closing = true;
+    await this.#pass?.catch(() => undefined);
+    this.#index.close();
+  }
+
+  #startPass(): Promise<PassReport> {
+    const run = this.#runPass().finally(() => {
+      this.#pass = undefined;
+      this.#lastPassEnded = Date.now();
+    });
+    // A failed background pass is not lost: the next search starts another (a corrupt file was reset).
+    run.catch(() => undefined);
+    return run;
+  }
+
+  async #runPass(): Promise<PassReport> {
+    const started = performance.now();
+    const counts: PassCounts = { checked: 0, reread: 0, removed: 0 };
+    try {
+      const known = this.#index.known();
+      const unseen = new Map([...known].map(([path, row]) => [path, row.id]));
+      const files = walkFiles({ root: this.root, skip: this.options.skip });
+      const policy = this.policy();
+      for (let done = false; !done; ) {
+        if (this.#closing) return { ...counts, ms: performance.now() - started };
+        const sliceEnds = performance.now() + SLICE_MS;
+        const slice: string[] = [];
+        for (;;) {
+          const next = files.next();
+          if (next.done) {
+            done = true;
+            break;
+          }
+          slice.push(next.value);
+          unseen.delete(next.value);
+          if (slice.length % 64 === 0 && performance.now() > sliceEnds) break;
+        }
+        this.#index.update(slice, policy, known, counts);
+        if (!done) await yieldToLoop();
+      }
+      this.#index.remove(unseen.values(), counts);
+      this.#index.markComplete();
+      return { ...counts, ms: performance.now() - started };
+    } catch (error) {
+      if (isCorruption(error)) this.reset();
+      throw error;
+    }
+  }
+
+  #guarded<T>(fn: () => T): T {
+    try {
+      return fn();
+    } catch (error) {
+      // A damaged index is never trusted: it is deleted, and what it held is indexed again.
+      if (!isCorruption(error)) throw error;
+      this.reset();
+      return fn();
+    }
+  }
+}
+
+async function waitAtMost(work: Promise<unknown>, ms: number, signal?: AbortSignal): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  try {
+    await Promise.race([
+      work.catch(() => undefined),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, ms);
+        onAbort = () => resolve();
+        signal?.addEventListener('abort', onAbort, { once: true });
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+    if (onAbort) signal?.removeEventListener('abort', onAbort);
+  }
+}

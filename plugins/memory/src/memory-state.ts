@@ -40,7 +40,9 @@ export class MemoryState {
     return (this.#sessions ??= new SessionIndex(join(memoryFolder(this.ctx.dataDir), 'sessions.db'), this.ctx.log));
   }
 
+  /** The repository index; throws `MEMORY_TEXT_LAYERS_MISSING` when no text layer could clean what it holds. */
   get repo(): RepoIndexer {
+    this.policy();
     return (this.#repo ??= new RepoIndexer(repoIndexFile(this.ctx.dataDir, this.ctx.workspace), this.ctx.workspace, () => this.policy(), {
       rescanMs: this.config.rescanMs,
       skip: [realOrSame(this.ctx.dataDir)],

@@ -121,22 +121,11 @@ export class RepoIndexer {
       const unseen = new Map([...known].map(([path, row]) => [path, row.id]));
       const files = walkFiles({ root: this.root, skip: this.options.skip });
       const policy = this.policy();
-      for (let done = false; !done; ) {
+      const walk = { done: false };
+      while (!walk.done) {
         if (this.#closing) return { ...counts, ms: performance.now() - started };
-        const sliceEnds = performance.now() + SLICE_MS;
-        const slice: string[] = [];
-        for (;;) {
-          const next = files.next();
-          if (next.done) {
-            done = true;
-            break;
-          }
-          slice.push(next.value);
-          unseen.delete(next.value);
-          if (slice.length % 64 === 0 && performance.now() > sliceEnds) break;
-        }
-        this.#index.update(slice, policy, known, counts);
-        if (!done) await yieldToLoop();
+        this.#index.update(slice(files, performance.now() + SLICE_MS, unseen, walk), policy, known, counts);
+        if (!walk.done) await yieldToLoop();
       }
       this.#index.remove(unseen.values(), counts);
       this.#index.markComplete();
@@ -156,6 +145,19 @@ export class RepoIndexer {
       this.reset();
       return fn();
     }
+  }
+}
+
+// The files of one slice: pulled from the walk until the slice's time is up or the walk ends.
+function* slice(files: Iterator<string>, ends: number, unseen: Map<string, number>, walk: { done: boolean }): Generator<string> {
+  while (performance.now() < ends) {
+    const next = files.next();
+    if (next.done) {
+      walk.done = true;
+      return;
+    }
+    unseen.delete(next.value);
+    yield next.value;
   }
 }
 

@@ -87,6 +87,9 @@ export class RepoIndex {
       getMeta: db.prepare('SELECT value FROM meta WHERE key = ?').pluck(),
       setMeta: db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
       count: db.prepare("SELECT count(*) FROM files WHERE state = 'text'").pluck(),
+      // `rank` rather than `bm25(docs)`: FTS5 sorts by its own rank column without a second pass over the matches.
+      ranked: db.prepare('SELECT f.id AS id, f.path AS path FROM docs JOIN files f ON f.id = docs.rowid WHERE docs MATCH ? ORDER BY rank'),
+      rankedIn: db.prepare('SELECT f.id AS id, f.path AS path FROM docs JOIN files f ON f.id = docs.rowid WHERE docs MATCH ? AND (f.path = ? OR substr(f.path, 1, ?) = ?) ORDER BY rank'),
     };
   }
 
@@ -187,12 +190,11 @@ export class RepoIndex {
    * lines in file order, at most `max`. `prefix` keeps to one file or folder (relative, `/`, no trailing slash).
    */
   search(query: FtsQuery, options: { readonly prefix?: string; readonly max: number; readonly maxLineChars: number }): RepoSearch {
-    const where = options.prefix === undefined ? '' : 'AND (f.path = ? OR substr(f.path, 1, ?) = ?)';
-    const params = options.prefix === undefined ? [] : [options.prefix, options.prefix.length + 1, `${options.prefix}/`];
-    const ranked = this.#db.prepare(`SELECT f.id AS id, f.path AS path FROM docs JOIN files f ON f.id = docs.rowid WHERE docs MATCH ? ${where} ORDER BY bm25(docs)`);
+    const { prefix } = options;
+    const files = prefix === undefined ? this.#statements.ranked.iterate(query.match) : this.#statements.rankedIn.iterate(query.match, prefix, prefix.length + 1, `${prefix}/`);
     const hits: RepoHit[] = [];
     try {
-      for (const file of ranked.iterate(query.match, ...params) as Iterable<{ id: number; path: string }>) {
+      for (const file of files as Iterable<{ id: number; path: string }>) {
         const lines = (this.#statements.body.get(file.id) as string).split('\n');
         for (let i = 0; i < lines.length; i++) {
           if (termsIn(lines[i]!, query.terms) === 0) continue;

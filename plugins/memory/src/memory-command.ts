@@ -20,7 +20,7 @@ export function memoryCommand(state: () => MemoryState, workspace: string): CliC
       }
       const memory = state();
       memory.sessions.reset();
-      const sessions = memory.earlierSessions('');
+      const sessions = memory.projectSessions();
       let events = 0;
       for (const session of sessions) events += memory.sessions.catchUp(session).length;
       memory.repo.reset();

@@ -66,11 +66,11 @@ export class MemoryState {
     return logged;
   }
 
-  /** The sessions of this project other than `session`, for `search_history`. */
-  earlierSessions(session: string): string[] {
+  /** The sessions of this project (this workspace), but `except`: for `search_history` and rebuilds. */
+  projectSessions(except?: string): string[] {
     return this.ctx.log
       .sessions()
-      .filter((info) => info.workspace === this.ctx.workspace && info.id !== session)
+      .filter((info) => info.workspace === this.ctx.workspace && info.id !== except)
       .map((info) => info.id);
   }
 

@@ -77,7 +77,10 @@ export class RepoIndex {
     this.#statements = {
       all: db.prepare('SELECT id, path, mtime, size, hash FROM files'),
       byPath: db.prepare('SELECT id, mtime, size, hash FROM files WHERE path = ?'),
-      insertFile: db.prepare('INSERT INTO files (path, mtime, size, hash, state) VALUES (?, ?, ?, ?, ?) RETURNING id'),
+      // An upsert: another process indexing the same workspace may have added the path since it was read.
+      insertFile: db.prepare(
+        'INSERT INTO files (path, mtime, size, hash, state) VALUES (?, ?, ?, ?, ?) ON CONFLICT (path) DO UPDATE SET mtime = excluded.mtime, size = excluded.size, hash = excluded.hash, state = excluded.state RETURNING id',
+      ),
       updateFile: db.prepare('UPDATE files SET mtime = ?, size = ?, hash = ?, state = ? WHERE id = ?'),
       touchFile: db.prepare('UPDATE files SET mtime = ?, size = ? WHERE id = ?'),
       deleteFile: db.prepare('DELETE FROM files WHERE id = ?'),
@@ -175,6 +178,7 @@ export class RepoIndex {
       this.#statements.deleteDoc.run(id);
     } else {
       id = (this.#statements.insertFile.get(path, stats.mtimeMs, stats.size, hash, state) as { id: number }).id;
+      this.#statements.deleteDoc.run(id);
     }
     if (body !== undefined) this.#statements.insertDoc.run(id, body);
   }

@@ -1,6 +1,7 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { isCorruption, removeIndex } from './index-db.js';
-import { RepoIndex, type IndexPolicy, type PassCounts } from './repo-index.js';
+import type { FtsQuery } from './fts-query.js';
+import { RepoIndex, type IndexPolicy, type PassCounts, type RepoSearch } from './repo-index.js';
 import { walkFiles } from './repo-walk.js';
 
 /** Longest one slice of a pass holds the event loop before it yields to other work. */
@@ -73,6 +74,21 @@ export class RepoIndexer {
     this.#mustWait = false;
     if (pass && wait && budgetMs > 0) await waitAtMost(pass, budgetMs, signal);
     return this.#guarded(() => ({ complete: this.#index.complete, files: this.#index.files }));
+  }
+
+  /**
+   * Searches the index (see `RepoIndex.search`). An index found damaged on the way is deleted and a new
+   * pass started, and the answer is empty and partial rather than taken from a file nodwyn cannot trust.
+   */
+  search(query: FtsQuery, options: Parameters<RepoIndex['search']>[1]): RepoSearch & { readonly readiness?: Readiness } {
+    try {
+      return this.#index.search(query, options);
+    } catch (error) {
+      if (!isCorruption(error)) throw error;
+      this.reset();
+      this.#pass ??= this.#startPass();
+      return { hits: [], truncated: false, readiness: { complete: false, files: 0 } };
+    }
   }
 
   /** Brings the changed paths up to date now. */

@@ -40,8 +40,9 @@ export function searchRepoTool(state: MemoryState) {
       state.follow(context.session);
       const readiness = await state.repo.ready(state.config.indexBudgetMs, context.signal);
       if (context.signal.aborted) memoryFail('MEMORY_CANCELLED', { operation: 'search_repo', remediation: 'search_repo was cancelled; nothing else needs doing.' });
-      const found = state.repo.index.search(fts, { prefix, max: args.max_results ?? DEFAULT_MAX_RESULTS, maxLineChars: MAX_LINE_CHARS });
-      return { content: renderRepo(found, readiness, args.query), data: { hits: found.hits, truncated: found.truncated, partial: !readiness.complete } };
+      const found = state.repo.search(fts, { prefix, max: args.max_results ?? DEFAULT_MAX_RESULTS, maxLineChars: MAX_LINE_CHARS });
+      const now = found.readiness ?? readiness;
+      return { content: renderRepo(found, now, args.query), data: { hits: found.hits, truncated: found.truncated, partial: !now.complete } };
     },
   });
 }
@@ -114,7 +115,7 @@ export function searchHistoryTool(state: MemoryState) {
         });
       }
       const fts = toFtsQuery(args.query);
-      const sessions = state.earlierSessions(context.session);
+      const sessions = state.projectSessions(context.session);
       for (const session of sessions) state.sessions.catchUp(session);
       const hits = state.sessions.search(fts, sessions, args.max_results ?? DEFAULT_MAX_RESULTS);
       return { content: renderEvents(hits, args.query, true), data: { hits } };

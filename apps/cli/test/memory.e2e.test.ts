@@ -46,4 +46,24 @@ describe('memory indexes through the real CLI', () => {
     expect(again.stdout.trim()).toBe('notes.md:1:the quarterly report');
     expect(box.run(['memory', 'nonsense']).code).toBe(2);
   });
+
+  it('search_history searches earlier sessions only with leave from the person\'s own config, never from a trusted repository\'s', () => {
+    box.write('notes.md', 'the marmalade decision\n');
+    const read = box.script([{ toolCalls: [{ name: 'read_file', args: { path: 'notes.md' } }] }, { text: 'read' }]);
+    expect(box.run(['run', 'read the notes', '--script', read]).code).toBe(0);
+    const [earlier] = box.sessions();
+    const ask = () => box.run(['run', 'what was decided?', '--script', box.script([{ toolCalls: [{ name: 'search_history', args: { query: 'marmalade' } }] }, { text: '{{lastToolResult}}' }])]);
+
+    box.write('.nodwyn/config.toml', '[memory]\ncross_session = true\n');
+    const trusted = box.run(['trust', '--yes']);
+    expect(trusted.code, trusted.stderr).toBe(0);
+    const refused = ask();
+    expect(refused.stderr).toContain('ignoring memory.cross_session in .nodwyn/config.toml');
+    expect(refused.stdout).toContain('MEMORY_CROSS_SESSION_DISABLED');
+
+    box.write(join(box.home, 'config.toml'), '[memory]\ncross_session = true\n');
+    const allowed = ask();
+    expect(allowed.code, allowed.stderr).toBe(0);
+    expect(allowed.stdout).toMatch(new RegExp(`^session ${earlier!.id} seq \\d+ · tool\\.completed · .*«marmalade»`));
+  });
 });

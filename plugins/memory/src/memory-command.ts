@@ -29,9 +29,13 @@ export function memoryCommand(state: () => MemoryState, workspace: string): CliC
       io.write(
         options.json === true
           ? `${JSON.stringify(report)}\n`
-          : `Rebuilt the memory indexes of ${workspace}: ${report.events} events of ${report.sessions} sessions, ${report.files} text files of ${report.checked} (${report.ms} ms).\n`,
+          : `Rebuilt the memory indexes of ${workspace}: ${plural(report.events, 'event')} of ${plural(report.sessions, 'session')}, ${report.files} of ${plural(report.checked, 'file')} indexed as text (${report.ms} ms).\n`,
       );
       return 0;
     },
   };
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }

@@ -104,10 +104,19 @@ export class SessionIndex {
   }
 }
 
-/** The words of an event as it was logged: its type and every string (and number) of its payload. */
+/** Tools whose results repeat other events; their results are not indexed, so a search does not find its own earlier answers. */
+const ECHOES = new Set(['search_session', 'search_history', 'recall']);
+
+/** Payload fields that hold no words a person or model would look for. */
+const NOISE = new Set(['call_id', 'origin', 'taint', 'truncated']);
+
+/** The words of an event as it was logged: its type, then its payload's strings and numbers, a tool's name first. */
 export function textOf(event: LogEvent): string {
+  const { name, args, ...rest } = event.payload as { name?: unknown; args?: unknown } & Record<string, unknown>;
   const parts: string[] = [event.type];
-  collect(event.payload, parts);
+  collect([name, args], parts);
+  const echo = event.type.startsWith('tool.') && typeof name === 'string' && ECHOES.has(name);
+  if (!echo) for (const [key, value] of Object.entries(rest)) if (!NOISE.has(key)) collect(value, parts);
   const text = parts.join('\n');
   return text.length <= MAX_EVENT_CHARS ? text : text.slice(0, MAX_EVENT_CHARS);
 }

@@ -16,6 +16,7 @@ export interface PassReport extends PassCounts {
 export interface Readiness {
   /** False while the first full pass has not finished: files not yet indexed are not searched. */
   readonly complete: boolean;
+  /** Files indexed as text so far; counted only when incomplete (-1 otherwise). */
   readonly files: number;
 }
 
@@ -34,6 +35,8 @@ export class RepoIndexer {
   #closing = false;
   /** A full pass must finish (within the budget) before the next search: something may have changed anything. */
   #mustWait = false;
+  /** Something may have changed files the running pass already went by: another pass is due when it ends. */
+  #staleAgain = false;
 
   constructor(
     private readonly file: string,
@@ -58,6 +61,7 @@ export class RepoIndexer {
   stale(): void {
     this.#lastPassEnded = Number.NEGATIVE_INFINITY;
     this.#mustWait = true;
+    if (this.#pass) this.#staleAgain = true;
   }
 
   /**
@@ -68,12 +72,19 @@ export class RepoIndexer {
    */
   async ready(budgetMs: number, signal?: AbortSignal): Promise<Readiness> {
     this.#guarded(() => this.flushChanged());
+    const deadline = Date.now() + budgetMs;
     if (!this.#pass && Date.now() - this.#lastPassEnded >= this.options.rescanMs) this.#pass = this.#startPass();
-    const pass = this.#pass;
     const wait = this.#mustWait || !this.#guarded(() => this.#index.complete);
     this.#mustWait = false;
-    if (pass && wait && budgetMs > 0) await waitAtMost(pass, budgetMs, signal);
-    return this.#guarded(() => ({ complete: this.#index.complete, files: this.#index.files }));
+    // A pass that was already under way when a shell command ran may have gone by what it changed: once
+    // it ends, one more pass runs, within the same budget.
+    for (let pass = this.#pass; wait && pass && Date.now() < deadline && !signal?.aborted; ) {
+      await waitAtMost(pass, deadline - Date.now(), signal);
+      if (this.#pass || this.#lastPassEnded !== Number.NEGATIVE_INFINITY) break;
+      pass = this.#pass = this.#startPass();
+    }
+    // Counting the indexed files costs a scan of the table: only a partial answer reports it.
+    return this.#guarded(() => (this.#index.complete ? { complete: true, files: -1 } : { complete: false, files: this.#index.files }));
   }
 
   /**
@@ -122,7 +133,8 @@ export class RepoIndexer {
   #startPass(): Promise<PassReport> {
     const run = this.#runPass().finally(() => {
       this.#pass = undefined;
-      this.#lastPassEnded = Date.now();
+      this.#lastPassEnded = this.#staleAgain ? Number.NEGATIVE_INFINITY : Date.now();
+      this.#staleAgain = false;
     });
     // A failed background pass is not lost: the next search starts another (a corrupt file was reset).
     run.catch(() => undefined);

@@ -62,6 +62,17 @@ describe('search_repo', () => {
     expect(content(await kernel.apply('search_repo', { query: 'old' }, { session }))).toMatch(/^\[no lines hold/);
   });
 
+  it('checks every file again before the next search once a shell command ran, however recent the last check', async () => {
+    const kernel = await start({ 'a.ts': 'before\n' }, { memory: { rescan_ms: 86_400_000 } });
+    const session = kernel.session();
+    expect(content(await kernel.apply('search_repo', { query: 'before' }, { session }))).toBe('a.ts:1:before');
+    content(await kernel.apply('shell', { command: 'echo after > a.ts' }, { session, confirm: true }));
+    expect(content(await kernel.apply('search_repo', { query: 'after' }, { session }))).toBe('a.ts:1:after');
+    writeFileSync(join(kernel.workspace, 'a.ts'), 'outside\n');
+    // Changed behind nodwyn's back, and the last check is recent: found at the next full pass, not now.
+    expect(content(await kernel.apply('search_repo', { query: 'outside' }, { session }))).toMatch(/^\[no lines hold/);
+  });
+
   it('re-reads only files whose size or mtime changed, and re-indexes only when the hash changed', async () => {
     const kernel = await start({ 'a.ts': 'alpha\n', 'b.ts': 'beta\n' }, { memory: { rescan_ms: 0 } });
     content(await kernel.apply('search_repo', { query: 'alpha' }));

@@ -30,6 +30,8 @@ export function repoIndexFile(dataDir: string, workspace: string): string {
 export class MemoryState {
   #sessions: SessionIndex | undefined;
   #repo: RepoIndexer | undefined;
+  /** The last seq of each session whose writes the repository index was told of. */
+  readonly #seen = new Map<string, number>();
 
   constructor(
     private readonly ctx: Pick<PluginContext, 'dataDir' | 'workspace' | 'log' | 'services'>,
@@ -49,13 +51,25 @@ export class MemoryState {
     }));
   }
 
-  /**
-   * Catches the session index up with `session` and tells the repository index which files the new
-   * events wrote, so a search after an edit finds the edit.
-   */
+  /** Indexes the events of `session` appended since the last search (for search_session). */
   follow(session: string): void {
-    const events = this.sessions.catchUp(session);
-    if (this.#repo) noteWrites(this.#repo, events);
+    this.sessions.catchUp(session);
+  }
+
+  /**
+   * Tells the repository index which files the events of `session` since the last search wrote, so a
+   * search after an edit finds the edit. Reads only those events from the log; the first time a session
+   * is seen in this process, none (a new process checks every file once anyway).
+   */
+  noteWrites(session: string): void {
+    const seen = this.#seen.get(session);
+    if (seen === undefined) {
+      this.#seen.set(session, this.ctx.log.sessions().find((info) => info.id === session)?.events ?? 0);
+      return;
+    }
+    const events = this.ctx.log.read(session, seen + 1);
+    if (events.length > 0) this.#seen.set(session, events.at(-1)!.seq);
+    noteWrites(this.repo, events);
   }
 
   /** The event `seq` of `session` as it was logged (its chain fields left out), or undefined. */

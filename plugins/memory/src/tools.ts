@@ -37,7 +37,7 @@ export function searchRepoTool(state: MemoryState) {
     async handler(args, context) {
       const fts = toFtsQuery(args.query);
       const prefix = args.path === undefined ? undefined : folderOf(args.path);
-      state.follow(context.session);
+      state.noteWrites(context.session);
       const readiness = await state.repo.ready(state.config.indexBudgetMs, context.signal);
       if (context.signal.aborted) memoryFail('MEMORY_CANCELLED', { operation: 'search_repo', remediation: 'search_repo was cancelled; nothing else needs doing.' });
       const found = state.repo.search(fts, { prefix, max: args.max_results ?? DEFAULT_MAX_RESULTS, maxLineChars: MAX_LINE_CHARS });

@@ -42,6 +42,3 @@ export const memoryPlugin = definePlugin({
 });
 
 export { MemoryErrorCode } from './errors.js';
-export { RepoIndex } from './repo-index.js';
-export { RepoIndexer } from './repo-indexer.js';
-export { toFtsQuery } from './fts-query.js';

@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchCli } from './cli-bench.js';
 import { benchAppends, benchApply, benchWindow } from './kernel-bench.js';
+import { benchMemory } from './memory-bench.js';
 import { benchRedact } from './redact-bench.js';
 import { benchSandboxes } from './sandbox-bench.js';
 import { benchServe } from './serve-bench.js';
@@ -24,6 +25,7 @@ const GROUPS: Record<string, () => Row[] | Promise<Row[]>> = {
   sandboxes: () => benchSandboxes(),
   serve: () => benchServe(root, dir),
   tui: () => benchTui(root, dir),
+  memory: () => benchMemory(dir),
 };
 
 const asked = process.argv.slice(2);

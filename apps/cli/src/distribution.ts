@@ -60,6 +60,9 @@ export function defaultDistribution(config: Config, resolveFrom: string): Distri
       optional: true,
       load: async () => (await import('@nodwyn/plugin-capabilities')).capabilitiesPlugin,
     },
+    // Memory indexes (docs/architecture.md §10): optional, since losing them takes away search_repo,
+    // search_session, recall and search_history, never a protection; what they index passes the text layers.
+    { package: '@nodwyn/plugin-memory', range: '^0.1.0', optional: true, load: async () => (await import('@nodwyn/plugin-memory')).memoryPlugin },
     {
       package: '@nodwyn/plugin-provider-anthropic',
       range: '^0.1.0',

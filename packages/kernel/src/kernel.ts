@@ -86,7 +86,7 @@ export class Kernel {
       append(KERNEL_STREAM, { type: 'primitive.replaced', actor: 'kernel', payload: { name, previous_owner: previousOwner, owner } }),
     );
     this.sessions = new SessionStore(log, append);
-    this.#strikes = new Strikes(options.strikeLimit ?? DEFAULT_STRIKE_LIMIT, (session) => this.sessions.lineage(session).filter((e) => e.type === STRIKE_EVENT).length);
+    this.#strikes = new Strikes(options.strikeLimit ?? DEFAULT_STRIKE_LIMIT, (session) => this.sessions.lineageOf(session, [STRIKE_EVENT]).length);
     this.#approvals = new Approvals((session) => this.sessions.lineageOf(session, APPROVAL_EVENTS));
     const taint = (): TaintTracker | undefined => this.#taint();
     this.guard = new Guard({
@@ -203,6 +203,7 @@ export class Kernel {
     return {
       recover: (session: string) => this.recover(session),
       sessions: this.sessions,
+      log: this.log,
       guard: this.guard,
       primitives: this.primitives,
       append: (s: string, d: AppendDraft) => this.append(s, d),

@@ -123,6 +123,12 @@ export class EventLog {
     return this.#use('log.lastSeqOf', () => this.#statements.lastSeqOfTypes.get(session, JSON.stringify(types)) ?? undefined);
   }
 
+  /** The seq of the oldest event of `session` of `type`, or `undefined`; one index seek, like `lastSeqOf`. */
+  firstSeqOf(session: string, type: string): number | undefined {
+    checkSession(session, 'log.firstSeqOf');
+    return this.#use('log.firstSeqOf', () => this.#statements.firstSeqOfType.get(session, type) ?? undefined);
+  }
+
   /**
    * The sessions whose newest event among `among` types is of `type` (`'turn.started'` among the turn
    * events: the sessions whose last turn is open), in one query probing each session from its head.

@@ -86,6 +86,7 @@ export interface LogStatements {
   readonly checkpointSessionIds: Statement<[], string>;
   readonly rangeOfTypes: Statement<[string, number, number, string], EventRow>;
   readonly lastSeqOfTypes: Statement<[string, string], number | null>;
+  readonly firstSeqOfType: Statement<[string, string], number | null>;
   readonly sessionsEndingIn: Statement<[string, string], string>;
 }
 
@@ -110,6 +111,7 @@ export function prepareStatements(db: SqliteDatabase): LogStatements {
       `SELECT session, seq, ts, type, actor, payload, prev, hash FROM events WHERE session = ? AND seq BETWEEN ? AND ? AND ${OF_TYPES} ORDER BY seq`,
     ),
     lastSeqOfTypes: db.prepare<[string, string], number | null>(LAST_SEQ_OF_TYPES_SQL).pluck(),
+    firstSeqOfType: db.prepare<[string, string], number | null>('SELECT MIN(seq) FROM events WHERE session = ? AND type = ?').pluck(),
     sessionsEndingIn: db.prepare<[string, string], string>(SESSIONS_ENDING_IN_SQL).pluck(),
   };
 }

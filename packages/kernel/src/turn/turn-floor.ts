@@ -12,33 +12,39 @@ import {
   type TurnPlans,
   type ModelMessage,
   type ModelProvider,
+  type SummaryOutcome,
+  type SummaryRequest,
   type ToolCallResult,
   type ToolSpec,
   type TaintTracker,
   type TurnFloor,
+  type WindowView,
   type WorkspaceFiles,
 } from '@nodwyn/plugin-api';
-import type { FrontendEvent, ToolCall, TurnEndReason } from '@nodwyn/protocol';
+import type { FrontendEvent, LogEvent, ToolCall, TurnEndReason } from '@nodwyn/protocol';
 import { KernelCodes } from '../errors.js';
 import type { Guard } from '../guard/guard.js';
 import { STRIKE_EVENT, strikesEnvelope, withheldEnvelope, type Strikes } from '../guard/strikes.js';
-import type { AppendDraft } from '../log/index.js';
+import type { AppendDraft, EventLog } from '../log/index.js';
 import type { PrimitiveTable } from '../primitives/primitive-table.js';
 import type { SessionStore } from '../sessions/session-store.js';
-import { fitWindow, messagesFromEvents } from '../sessions/window.js';
+import { SessionWindow } from '../sessions/session-window.js';
 import type { Budgets } from './budgets.js';
 import { callKey, sameCalls } from './call-identity.js';
 import { createGuardedFetch } from './guarded-fetch.js';
 import { assistantPayload, costOf, streamModel, type StreamedMessage } from './model-call.js';
 import { budgetEnvelope, foreignCallEnvelope, repeatEnvelope, stopEnvelope } from './stop-envelopes.js';
+import { notSmallerEnvelope, spanMessages, spanTokens, summaryRequest } from './summary.js';
 import { secretsInOutput, withheldMessage } from './withhold.js';
 
 /** What the floor needs from the kernel. */
 export interface FloorDeps {
   readonly sessions: SessionStore;
+  /** The log the window is read from and kept in step with (`subscribe`). */
+  readonly log: EventLog;
   readonly guard: Guard;
   readonly primitives: PrimitiveTable;
-  readonly append: (session: string, draft: AppendDraft) => unknown;
+  readonly append: (session: string, draft: AppendDraft) => LogEvent;
   /** The egress plugin's last hop, for the guarded fetch. */
   readonly sender: () => EgressSender | undefined;
   /** Text on its way to a person, through the text layers (the kernel's `shown`); without it, as is. */
@@ -84,6 +90,7 @@ export class Floor implements TurnFloor {
   #planApproved = false;
   readonly #retries: RetryBudget;
   #pending: { message: AssistantMessage; answered: Set<string>; withheld: boolean } | undefined;
+  #window: { live: SessionWindow; unsubscribe: () => void } | undefined;
 
   constructor(private readonly deps: FloorDeps, private readonly options: FloorOptions) {
     this.session = options.session;
@@ -113,8 +120,45 @@ export class Floor implements TurnFloor {
 
   async window(): Promise<readonly ModelMessage[]> {
     this.#throwIfStopped();
-    const events = this.deps.sessions.lineage(this.session);
-    return fitWindow(messagesFromEvents(events), this.options.budgets.windowTokens);
+    return this.#live().messages();
+  }
+
+  context(): WindowView {
+    this.#throwIfStopped();
+    return this.#live().view();
+  }
+
+  async summarize(request: SummaryRequest): Promise<SummaryOutcome> {
+    this.#throwIfStopped();
+    const { fromSeq, toSeq, focus } = request;
+    const span = spanMessages(this.session, this.deps.log.read(this.session, fromSeq, toSeq), fromSeq, toSeq);
+    const { provider } = this.options;
+    const fetch = createGuardedFetch({ guard: this.deps.guard, session: this.session, name: 'model.stream', confirmer: this.options.confirmer, sender: this.deps.sender });
+    const messages = summaryRequest(span, this.#live().view().budget, focus);
+    const arrived = await streamModel(provider, { session: this.session, messages, tools: [], fetch, retries: this.#retries }, this.signal, () => undefined);
+    this.#tokens += (arrived.usage?.input ?? 0) + (arrived.usage?.output ?? 0);
+    this.#throwIfStopped();
+    const streamed = this.#withhold(arrived);
+    const tokens = spanTokens([{ role: 'user', text: streamed.text }]);
+    const failure = streamed.error?.envelope ?? (streamed !== arrived ? withheldEnvelope('summary') : undefined);
+    const env = failure ?? (streamed.text.trim() === '' || tokens >= spanTokens(span) ? notSmallerEnvelope(streamed.text, spanTokens(span)) : undefined);
+    if (env) {
+      this.deps.append(this.session, { type: 'summary.failed', actor: 'kernel', payload: { from_seq: fromSeq, to_seq: toSeq, envelope: env } });
+      return { ok: false, envelope: env };
+    }
+    const model = provider.model ? `${provider.id}/${provider.model}` : provider.id;
+    const added = this.deps.append(this.session, { type: 'summary.added', actor: 'model', payload: { from_seq: fromSeq, to_seq: toSeq, text: streamed.text, model, tokens, ...(focus ? { focus } : {}) } });
+    return { ok: true, seq: added.seq, tokens };
+  }
+
+  // Built once a turn from the log's end, then extended with every event the session gets while the turn runs.
+  #live(): SessionWindow {
+    if (!this.#window) {
+      const { budgets } = this.options;
+      const live = SessionWindow.open(this.deps.log, this.session, { windowTokens: budgets.windowTokens, answerTokens: budgets.answerTokens });
+      this.#window = { live, unsubscribe: this.deps.log.subscribe((event) => live.push(event)) };
+    }
+    return this.#window.live;
   }
 
   tools(): readonly ToolSpec[] {
@@ -244,6 +288,7 @@ export class Floor implements TurnFloor {
   /** Releases the wall-time timer. */
   dispose(): void {
     clearTimeout(this.#timer);
+    this.#window?.unsubscribe();
   }
 
   async #runOne(call: ToolCall): Promise<ToolCallResult> {

@@ -1,0 +1,80 @@
+import { envelope, EnvelopeError, type ModelMessage } from '@nodwyn/plugin-api';
+import type { LogEvent } from '@nodwyn/protocol';
+import { KernelCodes } from '../errors.js';
+import { estimateTokens } from '../sessions/window.js';
+import { messageTokens, WindowScanner } from '../sessions/window-scanner.js';
+
+/** What a summary is asked to keep; the span follows as a transcript. */
+const SUMMARY_PROMPT =
+  'You are summarising part of a coding agent\'s session so that the agent can go on without it. Write a compact summary (plain text, at most a few hundred words) of the work below: what was looked at or changed (file paths, commands, decisions, results, errors), and what is still open. Keep exact names, paths and numbers. Do not call tools.';
+
+/** The longest single message quoted in a summary request; the rest of it is cut with a marker. */
+const QUOTE_CHARS = 8_000;
+
+/** The span's messages, checked to be whole steps: every model call in it has its result in it. */
+export function spanMessages(session: string, events: readonly LogEvent[], fromSeq: number, toSeq: number): ModelMessage[] {
+  const scanner = new WindowScanner();
+  const calls = new Set<string>();
+  for (const event of events) {
+    const p = event.payload as Record<string, unknown>;
+    if (event.type === 'message.assistant') for (const c of (p.tool_calls as { id: string }[] | undefined) ?? []) calls.add(c.id);
+    if (event.type.startsWith('tool.') && p.origin !== 'host' && p.call_id !== undefined && !calls.has(String(p.call_id))) throw spanError(session, fromSeq, toSeq, `the result of call ${String(p.call_id)} is in it, its call is not`);
+    scanner.push(event);
+  }
+  if (scanner.pending().length > 0) throw spanError(session, fromSeq, toSeq, 'a call in it has its result after it');
+  if (scanner.entries.length === 0) throw spanError(session, fromSeq, toSeq, 'it holds no message');
+  return scanner.entries.map((e) => e.message);
+}
+
+/** The one message a summarising model gets: the instructions, the focus, and the span as a transcript. */
+export function summaryRequest(span: readonly ModelMessage[], maxTokens: number, focus?: string): ModelMessage[] {
+  const head = `${SUMMARY_PROMPT}${focus ? `\nKeep above all: ${focus}` : ''}\n\n--- transcript ---\n`;
+  let room = Math.max(0, maxTokens * 4 - head.length);
+  const lines: string[] = [];
+  for (const m of span) {
+    const line = transcriptLine(m);
+    if (line.length > room) {
+      lines.push(`${line.slice(0, room)}\n[… the rest of the span is cut]`);
+      break;
+    }
+    lines.push(line);
+    room -= line.length + 1;
+  }
+  return [{ role: 'user', text: head + lines.join('\n') }];
+}
+
+function transcriptLine(m: ModelMessage): string {
+  const quote = (text: string): string => (text.length > QUOTE_CHARS ? `${text.slice(0, QUOTE_CHARS)} [… ${text.length - QUOTE_CHARS} characters cut]` : text);
+  if (m.role === 'assistant') return `assistant: ${quote(m.text)}${m.toolCalls.map((c) => `\n  call ${c.name} ${quote(JSON.stringify(c.args ?? {}))}`).join('')}`;
+  if (m.role === 'tool') return `result of ${m.name}${m.isError ? ' (error)' : ''}: ${quote(m.text)}`;
+  return `${m.role}: ${quote(m.text)}`;
+}
+
+/** The tokens a span's messages take in the window. */
+export function spanTokens(span: readonly ModelMessage[]): number {
+  return span.reduce((sum, m) => sum + messageTokens(m), 0);
+}
+
+/** The envelope of a summary that came back empty or no smaller than its span. */
+export function notSmallerEnvelope(text: string, spanTokensCount: number): ReturnType<typeof envelope> {
+  return envelope({
+    category: 'LIMIT_EXCEEDED',
+    code: KernelCodes.SUMMARY_NOT_SMALLER,
+    operation: 'summary',
+    expected: `a non-empty summary under ${spanTokensCount} tokens`,
+    received_value: `${estimateTokens(text)} tokens`,
+    retryable: 'after_remediation',
+    remediation: 'The window goes on without this summary (older messages are dropped instead). Try a smaller span, or another summary model.',
+  });
+}
+
+function spanError(session: string, fromSeq: number, toSeq: number, why: string): EnvelopeError {
+  return new EnvelopeError({
+    category: 'VALIDATION_FAILED',
+    code: KernelCodes.SUMMARY_SPAN_INVALID,
+    failed_parameter: '$.fromSeq',
+    received_value: { session, fromSeq, toSeq },
+    expected: 'a span of whole steps: every call with its result',
+    remediation: `Events ${fromSeq}..${toSeq} of ${session} cannot be summarised: ${why}. This is a bug in the compaction policy.`,
+  });
+}

@@ -1,8 +1,7 @@
-import { envelope, EnvelopeError, type ModelMessage } from '@nodwyn/plugin-api';
-import type { LogEvent } from '@nodwyn/protocol';
+import { envelope, EnvelopeError, type ModelMessage, type WindowEntry } from '@nodwyn/plugin-api';
 import { KernelCodes } from '../errors.js';
 import { estimateTokens } from '../sessions/window.js';
-import { messageTokens, WindowScanner } from '../sessions/window-scanner.js';
+import { messageTokens } from '../sessions/window-scanner.js';
 
 /** What a summary is asked to keep; the span follows as a transcript. */
 const SUMMARY_PROMPT =
@@ -11,19 +10,23 @@ const SUMMARY_PROMPT =
 /** The longest single message quoted in a summary request; the rest of it is cut with a marker. */
 const QUOTE_CHARS = 8_000;
 
-/** The span's messages, checked to be whole steps: every model call in it has its result in it. */
-export function spanMessages(session: string, events: readonly LogEvent[], fromSeq: number, toSeq: number): ModelMessage[] {
-  const scanner = new WindowScanner();
-  const calls = new Set<string>();
-  for (const event of events) {
-    const p = event.payload as Record<string, unknown>;
-    if (event.type === 'message.assistant') for (const c of (p.tool_calls as { id: string }[] | undefined) ?? []) calls.add(c.id);
-    if (event.type.startsWith('tool.') && p.origin !== 'host' && p.call_id !== undefined && !calls.has(String(p.call_id))) throw spanError(session, fromSeq, toSeq, `the result of call ${String(p.call_id)} is in it, its call is not`);
-    scanner.push(event);
+/**
+ * The messages of the window that stand for events `fromSeq`..`toSeq` of `session` (an older summary in
+ * it as its summary, so a summary of summaries costs what the window shows), checked to be whole steps:
+ * every call in it has its result in it, and no message straddles its ends.
+ */
+export function spanMessages(entries: readonly WindowEntry[], session: string, fromSeq: number, toSeq: number): ModelMessage[] {
+  const own = entries.filter((e) => e.kind !== 'pinned' && e.session === session);
+  if (own.some((e) => e.fromSeq <= toSeq && e.toSeq >= fromSeq && (e.fromSeq < fromSeq || e.toSeq > toSeq))) {
+    throw spanError(session, fromSeq, toSeq, 'a message of the window lies partly outside it');
   }
-  if (scanner.pending().length > 0) throw spanError(session, fromSeq, toSeq, 'a call in it has its result after it');
-  if (scanner.entries.length === 0) throw spanError(session, fromSeq, toSeq, 'it holds no message');
-  return scanner.entries.map((e) => e.message);
+  const span = own.filter((e) => e.fromSeq >= fromSeq && e.toSeq <= toSeq).map((e) => e.message);
+  const calls = new Set(span.flatMap((m) => (m.role === 'assistant' ? m.toolCalls.map((c) => c.id) : [])));
+  const answered = new Set(span.flatMap((m) => (m.role === 'tool' ? [m.callId] : [])));
+  if (span.length === 0) throw spanError(session, fromSeq, toSeq, 'the window holds no message of it');
+  for (const id of answered) if (!calls.has(id)) throw spanError(session, fromSeq, toSeq, `the result of call ${id} is in it, its call is not`);
+  for (const id of calls) if (!answered.has(id)) throw spanError(session, fromSeq, toSeq, `call ${id} is in it, its result is not`);
+  return span;
 }
 
 /** The one message a summarising model gets: the instructions, the focus, and the span as a transcript. */

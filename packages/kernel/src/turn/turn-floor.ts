@@ -131,10 +131,11 @@ export class Floor implements TurnFloor {
   async summarize(request: SummaryRequest): Promise<SummaryOutcome> {
     this.#throwIfStopped();
     const { fromSeq, toSeq, focus } = request;
-    const span = spanMessages(this.session, this.deps.log.read(this.session, fromSeq, toSeq), fromSeq, toSeq);
+    const view = this.#live().view();
+    const span = spanMessages(view.entries, this.session, fromSeq, toSeq);
     const { provider } = this.options;
     const fetch = createGuardedFetch({ guard: this.deps.guard, session: this.session, name: 'model.stream', confirmer: this.options.confirmer, sender: this.deps.sender });
-    const messages = summaryRequest(span, this.#live().view().budget, focus);
+    const messages = summaryRequest(span, view.budget, focus);
     const arrived = await streamModel(provider, { session: this.session, messages, tools: [], fetch, retries: this.#retries }, this.signal, () => undefined);
     this.#tokens += (arrived.usage?.input ?? 0) + (arrived.usage?.output ?? 0);
     this.#throwIfStopped();

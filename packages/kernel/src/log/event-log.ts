@@ -111,7 +111,7 @@ export class EventLog {
     checkSession(session, 'log.readTypes');
     checkSeq(fromSeq, 'fromSeq');
     checkSeq(toSeq, 'toSeq');
-    return this.#use('log.readTypes', () => this.#statements.rangeOfTypes.all(session, fromSeq, toSeq, JSON.stringify(types)).map(toEvent));
+    return this.#use('log.readTypes', () => this.#statements.rangeOfTypes.all(JSON.stringify(types), session, fromSeq, toSeq).map(toEvent));
   }
 
   /**

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Kernel } from '../kernel.js';
 import { SessionWindow } from './session-window.js';
+import { WindowCache } from './window-cache.js';
 import { fitWindow, messagesFromEvents } from './window.js';
 
 const open: Kernel[] = [];
@@ -99,5 +100,23 @@ describe('SessionWindow', () => {
     expect(view.entries.map((e) => e.session)).toContain(parent);
     expect(view.entries.some((e) => e.kind === 'summary' && e.session === parent)).toBe(true);
     expect(view.entries.some((e) => e.message.text === 'after the fork')).toBe(false);
+  });
+});
+
+describe('WindowCache', () => {
+  it('keeps a session\'s window between turns and catches up with events it did not see appended', () => {
+    const k = kernel();
+    const session = k.sessions.create({ workspace: k.workspace });
+    k.log.appendBatch(session, history(3, 2, 100));
+    const cache = new WindowCache(k.log);
+    const first = cache.get(session, budget(100_000));
+    // Another process appends straight to the log file: the kept window has not seen these.
+    k.log.appendBatch(session, history(1, 2, 100));
+    const read = vi.spyOn(k.log, 'read');
+    const again = cache.get(session, budget(100_000));
+    expect(again).toBe(first);
+    expect(read.mock.calls).toEqual([[session, first.head - 8 + 1]]);
+    expect(again.messages()).toEqual(SessionWindow.open(k.log, session, budget(100_000)).messages());
+    expect(cache.get(session, budget(50_000))).not.toBe(first);
   });
 });

@@ -1,12 +1,12 @@
 import type { ModelMessage, WindowEntry, WindowView } from '@nodwyn/plugin-api';
 import type { LogEvent } from '@nodwyn/protocol';
 import type { EventLog } from '../log/index.js';
-import { fitStart } from './window.js';
-import { CUT_EVENTS, messageTokens, WindowScanner } from './window-scanner.js';
+import { estimateTokens, fitStart } from './window.js';
+import { CUT_EVENTS, messageTokens, summaryMessage, WindowScanner } from './window-scanner.js';
 import { activeSummaries, BackwardReader, lineageLinks, SUMMARY_EVENTS, type LineageLink, type WindowPiece } from './window-source.js';
 
-/** The first page read from the end; each further page doubles, so re-scanning costs O(window) in all. */
-const FIRST_PAGE = 64;
+/** Events read from the end at a time. */
+const PAGE = 256;
 
 /** The window's sizes: the budget it is cut to, and what it should fit for the answer to have room. */
 export interface WindowBudget {
@@ -41,6 +41,11 @@ export class SessionWindow {
     return new SessionWindow(log, session, budget);
   }
 
+  /** The newest seq of the session the window has seen. */
+  get head(): number {
+    return this.#head;
+  }
+
   /** Extends the window with an event the session just got (other sessions' events, and old ones, are ignored). */
   push(event: LogEvent): void {
     if (event.session !== this.session || event.seq <= this.#head) return;
@@ -72,12 +77,21 @@ export class SessionWindow {
     const reader = new BackwardReader(this.log, links, activeSummaries(this.log, links));
     let pieces: WindowPiece[] = [];
     let start = 0;
-    for (let size = FIRST_PAGE; ; size *= 2) {
-      const older = reader.next(size);
+    // Tokens of everything read, and of everything from the oldest cut point read: an estimate per event
+    // decides when to stop reading, the scan of what was read then checks it.
+    let read = 0;
+    let fromCut = -1;
+    for (;;) {
+      const older = reader.next(PAGE);
       if (!older) break;
+      for (let i = older.length - 1; i >= 0; i--) {
+        read += pieceTokens(older[i]!);
+        if (isCut(older[i]!)) fromCut = read;
+      }
       pieces = [...older, ...pieces];
+      if (fromCut <= this.budget.windowTokens) continue;
       const cut = pieces.findIndex(isCut);
-      if (cut >= 0 && tokensFrom(pieces, cut) > this.budget.windowTokens) {
+      if (tokensFrom(pieces, cut) > this.budget.windowTokens) {
         start = cut;
         break;
       }
@@ -114,6 +128,16 @@ function scan(pieces: readonly WindowPiece[], start: number): WindowScanner {
     else scanner.push(piece.event);
   }
   return scanner;
+}
+
+// The tokens a piece adds to the window, without the scan: what `WindowScanner` would make of it.
+function pieceTokens(piece: WindowPiece): number {
+  if ('summary' in piece) return messageTokens(summaryMessage(piece.summary));
+  const { type, payload: p } = piece.event;
+  if (type === 'message.user') return estimateTokens(String(p.text ?? ''));
+  if (type === 'message.assistant') return estimateTokens(String(p.text ?? '')) + estimateTokens(JSON.stringify(p.tool_calls ?? []));
+  if (type.startsWith('tool.') && p.origin !== 'host' && p.call_id !== undefined) return estimateTokens(type === 'tool.completed' ? String(p.content ?? '') : JSON.stringify(p.envelope));
+  return CUT_EVENTS.has(type) ? 40 : 0;
 }
 
 function tokensFrom(pieces: readonly WindowPiece[], start: number): number {

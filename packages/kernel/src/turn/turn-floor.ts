@@ -25,10 +25,10 @@ import type { FrontendEvent, LogEvent, ToolCall, TurnEndReason } from '@nodwyn/p
 import { KernelCodes } from '../errors.js';
 import type { Guard } from '../guard/guard.js';
 import { STRIKE_EVENT, strikesEnvelope, withheldEnvelope, type Strikes } from '../guard/strikes.js';
-import type { AppendDraft, EventLog } from '../log/index.js';
+import type { AppendDraft } from '../log/index.js';
 import type { PrimitiveTable } from '../primitives/primitive-table.js';
 import type { SessionStore } from '../sessions/session-store.js';
-import { SessionWindow } from '../sessions/session-window.js';
+import type { SessionWindow, WindowBudget } from '../sessions/session-window.js';
 import type { Budgets } from './budgets.js';
 import { callKey, sameCalls } from './call-identity.js';
 import { createGuardedFetch } from './guarded-fetch.js';
@@ -40,8 +40,8 @@ import { secretsInOutput, withheldMessage } from './withhold.js';
 /** What the floor needs from the kernel. */
 export interface FloorDeps {
   readonly sessions: SessionStore;
-  /** The log the window is read from and kept in step with (`subscribe`). */
-  readonly log: EventLog;
+  /** The session's window for a budget, kept in step with the log (see `WindowCache`). */
+  readonly windows: (session: string, budget: WindowBudget) => SessionWindow;
   readonly guard: Guard;
   readonly primitives: PrimitiveTable;
   readonly append: (session: string, draft: AppendDraft) => LogEvent;
@@ -90,7 +90,6 @@ export class Floor implements TurnFloor {
   #planApproved = false;
   readonly #retries: RetryBudget;
   #pending: { message: AssistantMessage; answered: Set<string>; withheld: boolean } | undefined;
-  #window: { live: SessionWindow; unsubscribe: () => void } | undefined;
 
   constructor(private readonly deps: FloorDeps, private readonly options: FloorOptions) {
     this.session = options.session;
@@ -152,14 +151,11 @@ export class Floor implements TurnFloor {
     return { ok: true, seq: added.seq, tokens };
   }
 
-  // Built once a turn from the log's end, then extended with every event the session gets while the turn runs.
+  // Built from the log's end (or kept from the session's last turn), then extended with every event appended.
+  // Asked for each time, not held: the cache may have let it go while the turn ran.
   #live(): SessionWindow {
-    if (!this.#window) {
-      const { budgets } = this.options;
-      const live = SessionWindow.open(this.deps.log, this.session, { windowTokens: budgets.windowTokens, answerTokens: budgets.answerTokens });
-      this.#window = { live, unsubscribe: this.deps.log.subscribe((event) => live.push(event)) };
-    }
-    return this.#window.live;
+    const { budgets } = this.options;
+    return this.deps.windows(this.session, { windowTokens: budgets.windowTokens, answerTokens: budgets.answerTokens });
   }
 
   tools(): readonly ToolSpec[] {
@@ -289,7 +285,6 @@ export class Floor implements TurnFloor {
   /** Releases the wall-time timer. */
   dispose(): void {
     clearTimeout(this.#timer);
-    this.#window?.unsubscribe();
   }
 
   async #runOne(call: ToolCall): Promise<ToolCallResult> {

@@ -88,7 +88,7 @@ describe('agent commands over the protocol', () => {
     const raw = new Database(join(sandbox.home, 'nodwyn.db'), { readonly: true });
     try {
       const events = raw.prepare('SELECT seq, type, payload FROM events WHERE session = ? ORDER BY seq').all(sessionId) as { seq: number; type: string; payload: string }[];
-      const of = (t: string) => events.filter((e) => e.type === t).map((e) => ({ seq: e.seq, ...(JSON.parse(e.payload) as Record<string, unknown>) }));
+      const of = (t: string) => events.filter((e) => e.type === t).map((e): Record<string, unknown> & { seq: number } => ({ ...(JSON.parse(e.payload) as Record<string, unknown>), seq: e.seq }));
       expect(of('compaction.requested')).toMatchObject([{ focus: 'the file names' }]);
       const [summary] = of('summary.added');
       expect(summary).toMatchObject({ text: 'Reading the files.', focus: 'the file names' });

@@ -48,6 +48,13 @@ describe('compaction policy', () => {
     expect(pickSpan(view(entries, 1000), SESSION, 10_000)).toEqual({ fromSeq: 42, toSeq: 45, tokens: 200 });
   });
 
+  it('summarises all but the newest step when the newest steps alone outgrow the budget', async () => {
+    const floor = new RecordingFloor([answer('done')], { context: view([entry('user', 1, 10), ...steps(KEEP_STEPS, 400)], 1000) });
+    floor.summaryFails = true;
+    await compact(floor);
+    expect(floor.summaries).toEqual([{ fromSeq: 3, toSeq: 4 }]);
+  });
+
   it('goes on with the window as it is when a summary fails', async () => {
     const floor = new RecordingFloor([answer('done')], { context: view([entry('user', 1, 10), ...steps(10, 100)], 300) });
     floor.summaryFails = true;

@@ -17,16 +17,19 @@ interface Span {
  * The compaction policy: before a model call whose window is over its budget (the window budget less room
  * for the answer), the oldest steps of the session are summarised (`floor.summarize`), until the window fits
  * half its budget again. Never summarised: user messages (so the first and the latest ask), nodwyn's notes
- * (an approved plan), and the newest `KEEP_STEPS` steps. A summary that fails is logged by the floor
- * (`summary.failed`) and the call goes on with the plain newest-first window. `force` (`/compact`)
- * summarises even when the window fits. When nothing needs compacting this is one comparison.
+ * (an approved plan), and the newest `KEEP_STEPS` steps (only the newest one, when those alone are over
+ * budget). A summary that fails is logged by the floor (`summary.failed`) and the call goes on with the
+ * plain newest-first window. `force` (`/compact`) summarises even when the window fits. When nothing needs
+ * compacting this is one `context()` and a comparison.
  */
 export async function compact(floor: TurnFloor, options: { force?: boolean; focus?: string } = {}): Promise<void> {
   let force = options.force === true;
   for (let made = 0; made < MAX_SUMMARIES; made++) {
     const view = floor.context();
     if (!force && view.tokens <= view.budget) return;
-    const span = pickSpan(view, floor.session, force ? 0 : view.tokens - Math.floor(view.budget / 2));
+    const needed = force ? 0 : view.tokens - Math.floor(view.budget / 2);
+    // The newest steps stay verbatim unless they alone outgrow the budget: then all but the last may go.
+    const span = pickSpan(view, floor.session, needed) ?? (force ? undefined : pickSpan(view, floor.session, needed, 1));
     if (!span) return;
     const request: SummaryRequest = { fromSeq: span.fromSeq, toSeq: span.toSeq, ...(options.focus ? { focus: options.focus } : {}) };
     const outcome = await floor.summarize(request);
@@ -41,11 +44,11 @@ export async function compact(floor: TurnFloor, options: { force?: boolean; focu
  * would outgrow what one summary request may quote. A run ends at any entry that is not a step: a user
  * message, a note (an approved plan), the pinned first ask.
  */
-export function pickSpan(view: WindowView, session: string, needed: number): Span | undefined {
+export function pickSpan(view: WindowView, session: string, needed: number, keep = KEEP_STEPS): Span | undefined {
   const steps = stepsOf(view.entries, session);
   const limit = Math.floor(view.budget * 0.6);
   let span: (Span & { raw: boolean }) | undefined;
-  for (let i = 0; i < steps.length - KEEP_STEPS; i++) {
+  for (let i = 0; i < steps.length - keep; i++) {
     const step = steps[i]!;
     const continues = span !== undefined && step.after === steps[i - 1]!.index;
     if (span && continues && span.tokens + step.tokens > limit) break;

@@ -1,7 +1,48 @@
-import { envelope, EnvelopeError, type ModelMessage, type WindowEntry } from '@nodwyn/plugin-api';
+import { envelope, EnvelopeError, type ModelMessage, type SummaryOutcome, type SummaryRequest, type WindowEntry, type WindowView } from '@nodwyn/plugin-api';
+import type { LogEvent } from '@nodwyn/protocol';
+import { withheldEnvelope } from '../guard/strikes.js';
+import type { AppendDraft } from '../log/index.js';
 import { KernelCodes } from '../errors.js';
 import { estimateTokens } from '../sessions/window.js';
 import { messageTokens } from '../sessions/window-scanner.js';
+import type { StreamedMessage } from './model-call.js';
+
+/** One summary for the turn floor: the span, and the floor's own model-call path and log. */
+export interface SummaryCall {
+  readonly session: string;
+  /** The window the span is taken from. */
+  readonly view: WindowView;
+  readonly request: SummaryRequest;
+  /** Names the summarising model in `summary.added` (`provider/model`). */
+  readonly model: string;
+  /** Streams the request as the floor streams the loop's (guarded fetch, retry budget, the turn's signal). */
+  readonly stream: (messages: ModelMessage[]) => Promise<StreamedMessage>;
+  /** The floor's L2 check: what may be kept of the output (a withheld form when it held a remembered secret). */
+  readonly withhold: (arrived: StreamedMessage) => StreamedMessage;
+  /** Appends to the session through the log stages (the text layers). */
+  readonly append: (draft: AppendDraft) => LogEvent;
+}
+
+/**
+ * Summarises a span of whole steps and logs the text as `summary.added`, or logs why not as
+ * `summary.failed` (the model failed, its output was withheld, or it is empty or no smaller than the span).
+ * A span that is not whole steps is a bug of the caller: it throws `SUMMARY_SPAN_INVALID`.
+ */
+export async function summarizeSpan(call: SummaryCall): Promise<SummaryOutcome> {
+  const { fromSeq, toSeq, focus } = call.request;
+  const span = spanMessages(call.view.entries, call.session, fromSeq, toSeq);
+  const arrived = await call.stream(summaryRequest(span, call.view.budget, focus));
+  const streamed = call.withhold(arrived);
+  const tokens = spanTokens([{ role: 'user', text: streamed.text }]);
+  const failure = streamed.error?.envelope ?? (streamed !== arrived ? withheldEnvelope('summary') : undefined);
+  const env = failure ?? (streamed.text.trim() === '' || tokens >= spanTokens(span) ? notSmallerEnvelope(streamed.text, spanTokens(span)) : undefined);
+  if (env) {
+    call.append({ type: 'summary.failed', actor: 'kernel', payload: { from_seq: fromSeq, to_seq: toSeq, envelope: env } });
+    return { ok: false, envelope: env };
+  }
+  const added = call.append({ type: 'summary.added', actor: 'model', payload: { from_seq: fromSeq, to_seq: toSeq, text: streamed.text, model: call.model, tokens, ...(focus ? { focus } : {}) } });
+  return { ok: true, seq: added.seq, tokens };
+}
 
 /** What a summary is asked to keep; the span follows as a transcript. */
 const SUMMARY_PROMPT =

@@ -34,7 +34,7 @@ import { callKey, sameCalls } from './call-identity.js';
 import { createGuardedFetch } from './guarded-fetch.js';
 import { assistantPayload, costOf, streamModel, type StreamedMessage } from './model-call.js';
 import { budgetEnvelope, foreignCallEnvelope, repeatEnvelope, stopEnvelope } from './stop-envelopes.js';
-import { notSmallerEnvelope, spanMessages, spanTokens, summaryRequest } from './summary.js';
+import { summarizeSpan } from './summary.js';
 import { secretsInOutput, withheldMessage } from './withhold.js';
 
 /** What the floor needs from the kernel. */
@@ -129,27 +129,24 @@ export class Floor implements TurnFloor {
 
   async summarize(request: SummaryRequest): Promise<SummaryOutcome> {
     this.#throwIfStopped();
-    const { fromSeq, toSeq, focus } = request;
-    const view = this.#live().view();
-    const span = spanMessages(view.entries, this.session, fromSeq, toSeq);
     const { provider } = this.options;
     const fetch = createGuardedFetch({ guard: this.deps.guard, session: this.session, name: 'model.stream', confirmer: this.options.confirmer, sender: this.deps.sender });
-    const messages = summaryRequest(span, view.budget, focus);
-    const arrived = await streamModel(provider, { session: this.session, messages, tools: [], fetch, retries: this.#retries }, this.signal, () => undefined);
-    this.#tokens += (arrived.usage?.input ?? 0) + (arrived.usage?.output ?? 0);
-    this.#throwIfStopped();
-    const streamed = this.#withhold(arrived);
-    const tokens = spanTokens([{ role: 'user', text: streamed.text }]);
-    const failure = streamed.error?.envelope ?? (streamed !== arrived ? withheldEnvelope('summary') : undefined);
-    const env = failure ?? (streamed.text.trim() === '' || tokens >= spanTokens(span) ? notSmallerEnvelope(streamed.text, spanTokens(span)) : undefined);
-    if (env) {
-      this.deps.append(this.session, { type: 'summary.failed', actor: 'kernel', payload: { from_seq: fromSeq, to_seq: toSeq, envelope: env } });
-      return { ok: false, envelope: env };
-    }
-    const model = provider.model ? `${provider.id}/${provider.model}` : provider.id;
-    const added = this.deps.append(this.session, { type: 'summary.added', actor: 'model', payload: { from_seq: fromSeq, to_seq: toSeq, text: streamed.text, model, tokens, ...(focus ? { focus } : {}) } });
-    return { ok: true, seq: added.seq, tokens };
+    return summarizeSpan({
+      session: this.session,
+      view: this.#live().view(),
+      request,
+      model: provider.model ? `${provider.id}/${provider.model}` : provider.id,
+      stream: async (messages) => {
+        const arrived = await streamModel(provider, { session: this.session, messages, tools: [], fetch, retries: this.#retries }, this.signal, () => undefined);
+        this.#tokens += (arrived.usage?.input ?? 0) + (arrived.usage?.output ?? 0);
+        this.#throwIfStopped();
+        return arrived;
+      },
+      withhold: (arrived) => this.#withhold(arrived),
+      append: (draft) => this.deps.append(this.session, draft),
+    });
   }
+
 
   // Built from the log's end (or kept from the session's last turn), then extended with every event appended.
   // Asked for each time, not held: the cache may have let it go while the turn ran.

@@ -48,6 +48,13 @@ describe('compaction policy', () => {
     expect(pickSpan(view(entries, 1000), SESSION, 10_000)).toEqual({ fromSeq: 42, toSeq: 45, tokens: 200 });
   });
 
+  it('keeps fewer of the newest steps verbatim when they would take more than half the budget', () => {
+    // Steps of 300 tokens under a budget of 1000: two of them are over half of it, so only one is kept.
+    const entries = [entry('user', 1, 10), ...steps(5, 300)];
+    expect(pickSpan(view(entries, 1000), SESSION, 10_000)).toEqual({ fromSeq: 3, toSeq: 6, tokens: 600 });
+    expect(pickSpan(view(entries, 1000), SESSION, 10_000, KEEP_STEPS)).toEqual({ fromSeq: 3, toSeq: 4, tokens: 300 });
+  });
+
   it('summarises all but the newest step when the newest steps alone outgrow the budget', async () => {
     const floor = new RecordingFloor([answer('done')], { context: view([entry('user', 1, 10), ...steps(KEEP_STEPS, 400)], 1000) });
     floor.summaryFails = true;

@@ -17,8 +17,8 @@ interface Span {
  * The compaction policy: before a model call whose window is over its budget (the window budget less room
  * for the answer), the oldest steps of the session are summarised (`floor.summarize`), until the window fits
  * half its budget again. Never summarised: user messages (so the first and the latest ask), nodwyn's notes
- * (an approved plan), and the newest `KEEP_STEPS` steps (only the newest one, when those alone are over
- * budget). A summary that fails is logged by the floor (`summary.failed`) and the call goes on with the
+ * (an approved plan), and the newest `KEEP_STEPS` steps (fewer when they take more than half the budget,
+ * only the newest one when those alone are over it). A summary that fails is logged by the floor (`summary.failed`) and the call goes on with the
  * plain newest-first window. `force` (`/compact`) summarises even when the window fits. When nothing needs
  * compacting this is one `context()` and a comparison.
  */
@@ -44,11 +44,11 @@ export async function compact(floor: TurnFloor, options: { force?: boolean; focu
  * would outgrow what one summary request may quote. A run ends at any entry that is not a step: a user
  * message, a note (an approved plan), the pinned first ask.
  */
-export function pickSpan(view: WindowView, session: string, needed: number, keep = KEEP_STEPS): Span | undefined {
+export function pickSpan(view: WindowView, session: string, needed: number, keep?: number): Span | undefined {
   const steps = stepsOf(view.entries, session);
   const limit = Math.floor(view.budget * 0.6);
   let span: (Span & { raw: boolean }) | undefined;
-  for (let i = 0; i < steps.length - keep; i++) {
+  for (let i = 0; i < steps.length - (keep ?? keptSteps(steps, view.budget)); i++) {
     const step = steps[i]!;
     const continues = span !== undefined && step.after === steps[i - 1]!.index;
     if (span && continues && span.tokens + step.tokens > limit) break;
@@ -62,6 +62,21 @@ export function pickSpan(view: WindowView, session: string, needed: number, keep
     if (needed > 0 && span.raw && span.tokens >= needed) break;
   }
   return span?.raw ? { fromSeq: span.fromSeq, toSeq: span.toSeq, tokens: span.tokens } : undefined;
+}
+
+/**
+ * How many of the newest steps stay verbatim: `KEEP_STEPS`, fewer when they would take more than half the
+ * budget (a summary would then free too little and come again at the next call), and at least one.
+ */
+function keptSteps(steps: readonly Step[], budget: number): number {
+  let kept = 0;
+  let tokens = 0;
+  for (let i = steps.length - 1; i >= 0 && kept < KEEP_STEPS; i--) {
+    tokens += steps[i]!.tokens;
+    if (kept > 0 && tokens > budget / 2) break;
+    kept++;
+  }
+  return kept;
 }
 
 interface Step {

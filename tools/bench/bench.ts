@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchCli } from './cli-bench.js';
+import { benchContext } from './context-bench.js';
 import { benchAppends, benchApply, benchWindow } from './kernel-bench.js';
 import { benchMemory } from './memory-bench.js';
 import { benchRedact } from './redact-bench.js';
@@ -26,6 +27,7 @@ const GROUPS: Record<string, () => Row[] | Promise<Row[]>> = {
   serve: () => benchServe(root, dir),
   tui: () => benchTui(root, dir),
   memory: () => benchMemory(dir),
+  context: () => benchContext(root, dir),
 };
 
 const asked = process.argv.slice(2);

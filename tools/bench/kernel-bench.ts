@@ -1,4 +1,4 @@
-import { Kernel, EventLog, fitWindow, messagesFromEvents, type AppendDraft } from '@nodwyn/kernel';
+import { Kernel, EventLog, SessionWindow, type AppendDraft } from '@nodwyn/kernel';
 import { z } from '@nodwyn/plugin-api';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
@@ -52,7 +52,7 @@ async function applySamples(dbPath: string, dir: string): Promise<number[]> {
   return samples;
 }
 
-/** Rebuilding the model window of a 10k-event session from the log. */
+/** Rebuilding the model window of a 10k-event session from the log's end (as a turn's first model call does). */
 export function benchWindow(dir: string): Row[] {
   const kernel = Kernel.open({ dbPath: join(dir, 'window.db'), key: randomBytes(32), workspace: dir });
   const session = kernel.sessions.create({ workspace: dir });
@@ -66,7 +66,7 @@ export function benchWindow(dir: string): Row[] {
   const samples: number[] = [];
   for (let i = 0; i < 15; i++) {
     const start = performance.now();
-    fitWindow(messagesFromEvents(kernel.sessions.lineage(session)), 150_000);
+    SessionWindow.open(kernel.log, session, { windowTokens: 150_000, answerTokens: 8_192 }).view();
     samples.push(performance.now() - start);
   }
   kernel.close();

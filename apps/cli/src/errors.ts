@@ -21,4 +21,6 @@ export const CliCodes = {
   TRUST_CONFIRMATION_REQUIRED: 'TRUST_CONFIRMATION_REQUIRED',
   /** `.nodwyn/` holds something nodwyn cannot review: a symlink, a device, too many or too large files. */
   REPO_CONFIG_UNREVIEWABLE: 'REPO_CONFIG_UNREVIEWABLE',
+  /** `nodwyn log revoke-summary` names an event that is not a `summary.added` of the session. */
+  SUMMARY_NOT_FOUND: 'SUMMARY_NOT_FOUND',
 } as const;

@@ -107,6 +107,24 @@ log
     process.exitCode = await logShowCommand(id, options);
   });
 log
+  .command('rebuild-window')
+  .description('Show the window the model would see at the session\'s next call, rebuilt from the log and its summaries.')
+  .argument('<id>', 'session id')
+  .option('--json', 'print the window as JSON')
+  .action(async (id: string, options: { json?: boolean }) => {
+    const { logRebuildWindowCommand } = await import('./commands/log.js');
+    process.exitCode = await logRebuildWindowCommand(id, options);
+  });
+log
+  .command('revoke-summary')
+  .description('Drop a summary from the session\'s window (summary.revoked); the log keeps everything.')
+  .argument('<id>', 'session id')
+  .argument('<seq>', 'the seq of the summary.added event')
+  .action(async (id: string, seq: string) => {
+    const { logRevokeSummaryCommand } = await import('./commands/log.js');
+    process.exitCode = await logRevokeSummaryCommand(id, Number(seq));
+  });
+log
   .command('verify')
   .description('Check the hash chain and signed checkpoints; exit 1 naming the first bad event.')
   .argument('[id]', 'session id (default: every session)')

@@ -50,6 +50,10 @@ export const KernelCodes = {
   EGRESS_SENDER_MISSING: 'EGRESS_SENDER_MISSING',
   SECURITY_OUTPUT_WITHHELD: 'SECURITY_OUTPUT_WITHHELD',
   SECURITY_STRIKES_EXCEEDED: 'SECURITY_STRIKES_EXCEEDED',
+  /** A summary request named a span that is not whole steps of the session (a call without its result). */
+  SUMMARY_SPAN_INVALID: 'SUMMARY_SPAN_INVALID',
+  /** The summarising model gave no text, or no fewer tokens than the span it would replace. */
+  SUMMARY_NOT_SMALLER: 'SUMMARY_NOT_SMALLER',
 } as const;
 
 /** A kernel envelope code. */

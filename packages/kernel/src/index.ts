@@ -14,3 +14,4 @@ export * from './turn/budgets.js';
 export * from './turn/turn-runner.js';
 export * from './turn/turn-floor.js';
 export * from './turn/recover.js';
+export * from './sessions/session-window.js';

@@ -29,6 +29,8 @@ import { Registry } from './registry.js';
 import { KERNEL_STREAM, SessionStore } from './sessions/session-store.js';
 import { completeModel } from './turn/complete-model.js';
 import { recoverSession, TURN_EVENTS } from './turn/recover.js';
+import { WindowCache } from './sessions/window-cache.js';
+import type { WindowBudget } from './sessions/session-window.js';
 import { runTurn, type RunOptions, type RunResult } from './turn/turn-runner.js';
 
 /** Which workspace a kernel's tools work in, and its limits; see `KernelOptions` for where the log is. */
@@ -78,6 +80,7 @@ export class Kernel {
   #taint: TaintLookup = () => undefined;
   readonly #strikes: Strikes;
   readonly #approvals: Approvals;
+  readonly #windows: WindowCache;
   readonly #ownsLog: boolean;
 
   private constructor(log: EventLog, options: KernelScopeOptions, ownsLog: boolean) {
@@ -89,7 +92,8 @@ export class Kernel {
       append(KERNEL_STREAM, { type: 'primitive.replaced', actor: 'kernel', payload: { name, previous_owner: previousOwner, owner } }),
     );
     this.sessions = new SessionStore(log, append);
-    this.#strikes = new Strikes(options.strikeLimit ?? DEFAULT_STRIKE_LIMIT, (session) => this.sessions.lineage(session).filter((e) => e.type === STRIKE_EVENT).length);
+    this.#windows = new WindowCache(log);
+    this.#strikes = new Strikes(options.strikeLimit ?? DEFAULT_STRIKE_LIMIT, (session) => this.sessions.lineageOf(session, [STRIKE_EVENT]).length);
     this.#approvals = new Approvals((session) => this.sessions.lineageOf(session, APPROVAL_EVENTS));
     const taint = (): TaintTracker | undefined => this.#taint();
     this.guard = new Guard({
@@ -127,6 +131,7 @@ export class Kernel {
     const event = this.log.append(session, { type: current.type, actor: current.actor, payload: current.payload });
     if (event.type === STRIKE_EVENT) this.#strikes.recorded(session);
     else this.#approvals.recorded(event);
+    this.#windows.push(event);
     return event;
   }
 
@@ -206,6 +211,7 @@ export class Kernel {
     return {
       recover: (session: string) => this.recover(session),
       sessions: this.sessions,
+      windows: (session: string, budget: WindowBudget) => this.#windows.get(session, budget),
       guard: this.guard,
       primitives: this.primitives,
       append: (s: string, d: AppendDraft) => this.append(s, d),

@@ -28,8 +28,20 @@ export interface ToolCallResult {
 export interface TurnFloor {
   readonly session: string;
   readonly signal: AbortSignal;
-  /** The window for the next model call, rebuilt from the log. */
+  /** The window for the next model call: built from the log's end once per turn, then kept in step with it. */
   window(): Promise<readonly ModelMessage[]>;
+  /**
+   * The same window with where each message comes from and its size, and the budget it must fit (the
+   * window budget less room for the answer). No log read: a compaction policy may ask before every call.
+   */
+  windowView(): WindowView;
+  /**
+   * Summarises the events `fromSeq`..`toSeq` of this session with the turn's model, and logs the text (through
+   * the text layers) as `summary.added`, which replaces that span in every later window. A failure (model
+   * error, withheld output, a summary no smaller than its span) is logged as `summary.failed` and returned:
+   * the window stays as it was.
+   */
+  summarize(request: SummaryRequest): Promise<SummaryOutcome>;
   /** The model-visible tools. */
   tools(): readonly ToolSpec[];
   /** Calls the model on the current window; the answer is logged before it is returned. */
@@ -45,6 +57,44 @@ export interface TurnFloor {
   /** The agent's brief: what the contributors offer, what the session logged, and adding parts to it. */
   readonly context: TurnContext;
 }
+
+/** What a window message stands for: `summary` replaces a span of events, `pinned` is the session's first ask. */
+export type WindowEntryKind = 'user' | 'note' | 'assistant' | 'tool' | 'summary' | 'pinned';
+
+/** One message of the window and the events it was derived from. */
+export interface WindowEntry {
+  readonly message: ModelMessage;
+  readonly kind: WindowEntryKind;
+  /** The session of the events (a fork's window begins with its parent's). */
+  readonly session: string;
+  /** The first and last seq the message stands for (one event, or a summary's span). */
+  readonly fromSeq: number;
+  readonly toSeq: number;
+  /** Estimated tokens (4 characters a token). */
+  readonly tokens: number;
+}
+
+/** The window for the next model call, as the turn floor keeps it. */
+export interface WindowView {
+  readonly entries: readonly WindowEntry[];
+  /** The sum of the entries' tokens. */
+  readonly tokens: number;
+  /** What the window should fit for the answer to have room: the window budget less the answer's share. */
+  readonly budget: number;
+}
+
+/** A span of this session's events to summarise; it must hold whole steps (a call never without its result). */
+export interface SummaryRequest {
+  readonly fromSeq: number;
+  readonly toSeq: number;
+  /** What the summary should keep above all (`/compact FOCUS`). */
+  readonly focus?: string;
+}
+
+/** A summary logged (`seq` of its `summary.added`), or why none was. */
+export type SummaryOutcome =
+  | { readonly ok: true; readonly seq: number; readonly tokens: number }
+  | { readonly ok: false; readonly envelope: Envelope };
 
 /** A judged or confirmed plan draft. */
 export interface PlanOutcome {

@@ -28,6 +28,7 @@ export const ConfigSchema = z
         max_wall_ms: positive.optional(),
         max_repeats: z.number().int().min(2).optional(),
         window_tokens: positive.optional(),
+        answer_tokens: positive.optional(),
         max_retries: z.number().int().nonnegative().optional(),
         max_cost_usd: z.number().positive().optional(),
         max_tool_args_bytes: positive.max(TOOL_ARGS_LIMITS.maxBytes).optional(),

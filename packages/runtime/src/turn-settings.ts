@@ -88,6 +88,7 @@ export function budgetsFrom(config: Config, flags: TurnFlags = {}): Partial<Budg
     maxWallMs: b.max_wall_ms,
     maxRepeats: b.max_repeats,
     windowTokens: b.window_tokens,
+    answerTokens: b.answer_tokens,
     maxRetries: b.max_retries,
     maxCostUsd: pick(flags.maxCost, b.max_cost_usd),
     maxToolArgsBytes: b.max_tool_args_bytes,

@@ -60,7 +60,7 @@ describe('agent commands over the protocol', () => {
     const { updates, sessionId, type } = await session();
     await until(() => updates.some((u) => u.update.sessionUpdate === 'available_commands_update'));
     const announced = updates.find((u) => u.update.sessionUpdate === 'available_commands_update')!.update as { availableCommands: AvailableCommand[] };
-    expect(announced.availableCommands.map((c) => c.name)).toEqual(['title', 'tools', 'model', 'cost', 'verify', 'trust', 'capabilities', 'leak', 'boom']);
+    expect(announced.availableCommands.map((c) => c.name)).toEqual(['title', 'tools', 'model', 'cost', 'verify', 'trust', 'compact', 'capabilities', 'leak', 'boom']);
     expect(announced.availableCommands.find((c) => c.name === 'leak')).toMatchObject({ input: { hint: 'a word' } });
 
     const leak = await type('/leak hello');
@@ -75,6 +75,30 @@ describe('agent commands over the protocol', () => {
     // Command output is shown, not logged: the log has the prompt, not the commands or their answers.
     const logged = JSON.stringify(agent.runtime.log.read(sessionId));
     expect([logged.includes('/leak'), logged.includes('and now a prompt')]).toEqual([false, true]);
+  });
+
+  it('/compact (the loop plugin\'s) is logged, and the next prompt starts by summarising the older steps with its focus', async () => {
+    for (let i = 0; i < 6; i++) sandbox.write(`f${i}.txt`, `file ${i}\n`);
+    const reads = Array.from({ length: 6 }, (_, i) => ({ text: i === 0 ? 'Reading the files.' : '', toolCalls: [{ name: 'read_file', args: { path: `f${i}.txt` } }] }));
+    sandbox.replies([...reads, { text: 'done' }]);
+    const { sessionId, type } = await session();
+    expect((await type('read the six files')).response.stopReason).toBe('end_turn');
+    expect((await type('/compact the file names')).said).toContain('keeping above all: the file names');
+    expect((await type('again')).response.stopReason).toBe('end_turn');
+    const raw = new Database(join(sandbox.home, 'nodwyn.db'), { readonly: true });
+    try {
+      const events = raw.prepare('SELECT seq, type, payload FROM events WHERE session = ? ORDER BY seq').all(sessionId) as { seq: number; type: string; payload: string }[];
+      const of = (t: string) => events.filter((e) => e.type === t).map((e): Record<string, unknown> & { seq: number } => ({ ...(JSON.parse(e.payload) as Record<string, unknown>), seq: e.seq }));
+      expect(of('compaction.requested')).toMatchObject([{ focus: 'the file names' }]);
+      const [summary] = of('summary.added');
+      expect(summary).toMatchObject({ text: 'Reading the files.', focus: 'the file names' });
+      // The two oldest of the six steps (call and result each), and never the ask before them.
+      const firstCall = of('message.assistant')[0]!;
+      expect(summary!.from_seq).toBe(firstCall.seq);
+      expect(summary!.seq).toBeGreaterThan(of('compaction.requested')[0]!.seq);
+    } finally {
+      raw.close();
+    }
   });
 
   it('lists the capabilities the model registered (/capabilities, from the capabilities plugin)', async () => {

@@ -1,14 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { EnvelopeError, type LoopStrategy } from '@nodwyn/plugin-api';
+import { EnvelopeError, type AgentCommand, type LoopStrategy } from '@nodwyn/plugin-api';
 import { pluginContextFor } from '@nodwyn/testing';
-import { answer, RecordingFloor } from '../test/recording-floor.js';
+import { answer, RecordingFloor, twoSteps } from '../test/recording-floor.js';
 import { loopDefaultPlugin } from './plugin.js';
 
 describe('loopDefaultPlugin', () => {
-  it('registers exactly the default strategy its manifest provides, and runs without a judge loaded', async () => {
+  it('registers exactly the default strategy and /compact its manifest provides, and runs without a judge loaded', async () => {
     const loops: LoopStrategy[] = [];
+    const commands: AgentCommand[] = [];
+    const appended: unknown[] = [];
     const context = pluginContextFor(loopDefaultPlugin, {
       loops: { register: (strategy) => void loops.push(strategy) },
+      agentCommands: { register: (command) => void commands.push(command) },
+      events: { append: (session, type, payload) => void appended.push({ session, type, payload }) },
       services: {
         provide: () => {
           throw new Error('services.provide is not used by loop-default');
@@ -20,9 +24,32 @@ describe('loopDefaultPlugin', () => {
     });
     await loopDefaultPlugin.register(context);
     expect(loops.map((l) => l.id)).toEqual(['default']);
-    expect(loopDefaultPlugin.manifest.provides).toEqual(['loop:default']);
+    expect(commands.map((c) => c.name)).toEqual(['compact']);
+    expect(loopDefaultPlugin.manifest.provides).toEqual(['loop:default', 'agent-command:compact']);
     expect(loopDefaultPlugin.manifest.requires).toEqual([]);
     const floor = new RecordingFloor([answer('Hi.')]);
     expect(await loops[0]!.run(floor)).toEqual({ answer: 'Hi.' });
+    expect(floor.calls).not.toContain('summarize(1..2)');
+  });
+
+  it('/compact is logged and makes the next turn of that session compact first, with its focus', async () => {
+    const loops: LoopStrategy[] = [];
+    const commands: AgentCommand[] = [];
+    const appended: unknown[] = [];
+    const context = pluginContextFor(loopDefaultPlugin, {
+      loops: { register: (strategy) => void loops.push(strategy) },
+      agentCommands: { register: (command) => void commands.push(command) },
+      events: { append: (session, type, payload) => void appended.push({ session, type, payload }) },
+      services: { provide: () => undefined, get: () => { throw new EnvelopeError({ category: 'NOT_FOUND', code: 'SERVICE_NOT_FOUND', remediation: 'none' }); } },
+    });
+    await loopDefaultPlugin.register(context);
+    const floor = new RecordingFloor([answer('Hi.')], { view: twoSteps() });
+    const reply = await commands[0]!.run({ session: floor.session, input: 'the failing test', signal: new AbortController().signal });
+    expect(reply).toContain('the failing test');
+    expect(appended).toEqual([{ session: floor.session, type: 'compaction.requested', payload: { focus: 'the failing test' } }]);
+    await loops[0]!.run(floor);
+    expect(floor.summaries).toEqual([{ fromSeq: 3, toSeq: 6, focus: 'the failing test' }]);
+    await loops[0]!.run(new RecordingFloor([answer('Again.')], { view: twoSteps() }));
+    expect(floor.summaries).toHaveLength(1);
   });
 });

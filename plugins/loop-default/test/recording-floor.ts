@@ -1,4 +1,4 @@
-import type { ApplyResult, AssistantMessage, ContextPart, Envelope, Judge, LoggedContextPart, ModelMessage, PlanOutcome, PlanReview, PlanVerdict, ToolCallResult, TurnContext, TurnFloor, TurnPlans } from '@nodwyn/plugin-api';
+import type { ApplyResult, AssistantMessage, ContextPart, Envelope, Judge, LoggedContextPart, ModelMessage, PlanOutcome, PlanReview, PlanVerdict, SummaryOutcome, SummaryRequest, ToolCallResult, TurnContext, TurnFloor, TurnPlans, WindowEntry, WindowEntryKind, WindowView } from '@nodwyn/plugin-api';
 import { EnvelopeError } from '@nodwyn/plugin-api';
 
 /** What a fake tool call answers: ok, or denied with an envelope of this code. */
@@ -18,16 +18,30 @@ export class RecordingFloor implements TurnFloor {
   readonly brief: LoggedContextPart[] = [];
   /** How many parts the brief held at each `callModel`. */
   readonly briefAtCalls: number[] = [];
+  readonly summaries: SummaryRequest[] = [];
+  /** Every `summarize` fails (a model error), as the floor reports it. */
+  summaryFails = false;
   #approved = false;
 
   constructor(
     private readonly replies: (AssistantMessage | Error)[],
-    private readonly options: { toolFailure?: Error; toolAnswers?: Record<string, ToolAnswer>; person?: boolean; window?: ModelMessage[]; contributed?: ContextPart[] } = {},
+    private readonly options: { toolFailure?: Error; toolAnswers?: Record<string, ToolAnswer>; person?: boolean; window?: ModelMessage[]; contributed?: ContextPart[]; view?: WindowView } = {},
   ) {}
 
   async window() {
     this.calls.push('window');
     return this.options.window ?? [{ role: 'user' as const, text: 'the ask' }];
+  }
+
+  windowView(): WindowView {
+    return this.options.view ?? { entries: [], tokens: 0, budget: 1000 };
+  }
+
+  async summarize(request: SummaryRequest): Promise<SummaryOutcome> {
+    this.calls.push(`summarize(${request.fromSeq}..${request.toSeq})`);
+    this.summaries.push(request);
+    if (this.summaryFails) return { ok: false, envelope: { status: 'error', category: 'INTERNAL', code: 'PROVIDER_FAILED' } as Envelope };
+    return { ok: true, seq: 0, tokens: 0 };
   }
 
   tools() {
@@ -141,3 +155,21 @@ export class FakeJudge implements Judge {
 }
 
 export const judgeFailure = () => new EnvelopeError({ category: 'UPSTREAM_UNAVAILABLE', code: 'JUDGE_FAILED', remediation: 'The judge failed.' });
+
+/** A window entry of `session-under-test` at `seq` with `tokens`. */
+export function entry(kind: WindowEntryKind, seq: number, tokens: number, toSeq = seq): WindowEntry {
+  const message: ModelMessage =
+    kind === 'assistant'
+      ? { role: 'assistant', text: '', toolCalls: [{ id: `c${seq}`, name: 'read_file', args: {} }] }
+      : kind === 'tool'
+        ? { role: 'tool', callId: `c${seq - 1}`, name: 'read_file', text: 'r', isError: false }
+        : { role: 'user', text: kind };
+  return { message, kind, session: 'session-under-test', fromSeq: seq, toSeq, tokens };
+}
+
+/** A small window that fits: an ask, two old steps (seq 3..6), then `KEEP_STEPS` newer ones. */
+export function twoSteps(): WindowView {
+  const entries = [entry('user', 1, 10), entry('assistant', 3, 10), entry('tool', 4, 10), entry('assistant', 5, 10), entry('tool', 6, 10)];
+  for (let seq = 7; seq < 15; seq += 2) entries.push(entry('assistant', seq, 10), entry('tool', seq + 1, 10));
+  return { entries, tokens: entries.reduce((sum, e) => sum + e.tokens, 0), budget: 1000 };
+}

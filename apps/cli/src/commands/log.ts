@@ -1,8 +1,10 @@
-import { EventLog, KERNEL_STREAM, SessionStore } from '@nodwyn/kernel';
+import { DEFAULT_BUDGETS, EventLog, KERNEL_STREAM, SessionStore, SessionWindow } from '@nodwyn/kernel';
+import { EnvelopeError, type WindowEntry } from '@nodwyn/plugin-api';
 import type { LogEvent } from '@nodwyn/protocol';
 import { existsSync } from 'node:fs';
-import { checkDataDir, dataDir, latestTitle, logPaths, withRuntime } from '@nodwyn/runtime';
+import { budgetsFrom, checkDataDir, configPath, dataDir, latestTitle, loadConfig, logPaths, withRuntime } from '@nodwyn/runtime';
 import { cliBoot } from '../cli-boot.js';
+import { CliCodes } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { formatTable } from '../output.js';
 import { forTerminal, jsonText } from '../terminal-text.js';
@@ -71,6 +73,70 @@ export function logVerifyCommand(id: string | undefined): Promise<number> {
       return EXIT.CHECK_FAILED;
     }),
   );
+}
+
+/**
+ * `nodwyn log rebuild-window ID`: the window the model would see at the session's next call, rebuilt from
+ * the log and its summaries with the configured `budgets.window_tokens` (before the system prompt and
+ * any compaction the next turn makes). Reads only the window's end of the log.
+ */
+export function logRebuildWindowCommand(id: string, options: { json?: boolean }): Promise<number> {
+  return guarded(options.json, async () =>
+    withLog((log, sessions) => {
+      sessions.get(id);
+      const budgets = { ...DEFAULT_BUDGETS, ...budgetsFrom(loadConfig(configPath())) };
+      const view = SessionWindow.open(log, id, { windowTokens: budgets.windowTokens, answerTokens: budgets.answerTokens }).view();
+      if (options.json) {
+        const entries = view.entries.map((e) => ({ kind: e.kind, session: e.session, from_seq: e.fromSeq, to_seq: e.toSeq, tokens: e.tokens, message: e.message }));
+        process.stdout.write(`${jsonText({ session: id, tokens: view.tokens, budget: view.budget, window_tokens: budgets.windowTokens, entries })}\n`);
+        return EXIT.OK;
+      }
+      const rows = view.entries.map((e) => [seqs(e, id), e.kind, String(e.tokens), preview(e)]);
+      process.stdout.write(forTerminal(`window of ${id}: ${view.entries.length} messages, ~${view.tokens} tokens (compaction budget ${view.budget} of ${budgets.windowTokens})\n`));
+      process.stdout.write(forTerminal(formatTable(['SEQ', 'KIND', 'TOKENS', 'MESSAGE'], rows)));
+      return EXIT.OK;
+    }),
+  );
+}
+
+/**
+ * `nodwyn log revoke-summary ID SEQ`: appends `summary.revoked { seq }`, so the window no longer shows the
+ * summary logged at SEQ (its span's events come back, or the next turn summarises them anew). A write: it
+ * boots the plugins and appends through the kernel's log stages.
+ */
+export function logRevokeSummaryCommand(id: string, seq: number): Promise<number> {
+  return guarded(false, () =>
+    withRuntime(cliBoot(), async ({ kernel }) => {
+      kernel.sessions.get(id);
+      const event = Number.isInteger(seq) && seq > 0 ? kernel.log.read(id, seq, seq)[0] : undefined;
+      if (event?.type !== 'summary.added') {
+        throw new EnvelopeError({
+          category: 'VALIDATION_FAILED',
+          code: CliCodes.SUMMARY_NOT_FOUND,
+          failed_parameter: '$.seq',
+          received_value: seq,
+          expected: 'the seq of a summary.added event of the session',
+          remediation: `Event ${seq} of ${id} is no summary. \`nodwyn log rebuild-window ${id}\` shows the summaries in the window with their spans; \`nodwyn log show ${id}\` every event.`,
+        });
+      }
+      kernel.append(id, { type: 'summary.revoked', actor: 'user', payload: { seq } });
+      process.stdout.write(`summary ${seq} revoked: events ${String(event.payload.from_seq)}–${String(event.payload.to_seq)} are no longer summarised\n`);
+      return EXIT.OK;
+    }),
+  );
+}
+
+// A fork's window begins with its parent's events: those are named with their session.
+function seqs(entry: WindowEntry, session: string): string {
+  const at = entry.fromSeq === entry.toSeq ? String(entry.fromSeq) : `${entry.fromSeq}–${entry.toSeq}`;
+  return entry.session === session ? at : `${entry.session}@${at}`;
+}
+
+function preview(entry: WindowEntry): string {
+  const m = entry.message;
+  const calls = m.role === 'assistant' ? m.toolCalls.map((c) => ` → ${c.name}`).join('') : '';
+  const text = m.text.replace(/\s+/g, ' ');
+  return `${text.length > 100 ? `${text.slice(0, 100)}…` : text}${calls}`;
 }
 
 /** `nodwyn fork ID [--at SEQ]`: a write, so it boots the plugins and appends through the kernel's log stages. */

@@ -215,7 +215,8 @@ describe('approvals across processes and forks', () => {
     const reads = vi.spyOn(kernel.log, 'readTypes');
     const unasked = answering();
     for (let i = 0; i < 3; i++) expect((await kernel.apply({ session, name: 'run', args: { text: `npm run ${i}` }, origin: 'model', confirmer: unasked })).ok).toBe(true);
-    expect(reads).toHaveBeenCalledTimes(1);
+    // The strike count is read by type too (once); the approvals are the other read.
+    expect(reads.mock.calls.filter(([, types]) => !types.includes('security.withheld'))).toHaveLength(1);
 
     const fork = kernel.sessions.fork(session, at);
     expect((await kernel.apply({ session: fork, name: 'run', args: { text: 'npm ci' }, origin: 'model', confirmer: unasked })).ok).toBe(true);

@@ -111,7 +111,7 @@ export class EventLog {
     checkSession(session, 'log.readTypes');
     checkSeq(fromSeq, 'fromSeq');
     checkSeq(toSeq, 'toSeq');
-    return this.#use('log.readTypes', () => this.#statements.rangeOfTypes.all(session, fromSeq, toSeq, JSON.stringify(types)).map(toEvent));
+    return this.#use('log.readTypes', () => this.#statements.rangeOfTypes.all(JSON.stringify(types), session, fromSeq, toSeq).map(toEvent));
   }
 
   /**
@@ -121,6 +121,12 @@ export class EventLog {
   lastSeqOf(session: string, types: readonly string[]): number | undefined {
     checkSession(session, 'log.lastSeqOf');
     return this.#use('log.lastSeqOf', () => this.#statements.lastSeqOfTypes.get(session, JSON.stringify(types)) ?? undefined);
+  }
+
+  /** The seq of the oldest event of `session` of `type`, or `undefined`; one index seek, like `lastSeqOf`. */
+  firstSeqOf(session: string, type: string): number | undefined {
+    checkSession(session, 'log.firstSeqOf');
+    return this.#use('log.firstSeqOf', () => this.#statements.firstSeqOfType.get(session, type) ?? undefined);
   }
 
   /**

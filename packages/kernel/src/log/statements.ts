@@ -52,13 +52,20 @@ const SESSIONS_SQL = `
   ORDER BY h.rowid DESC`;
 
 // Types are passed as one JSON array (`json_each`), so one prepared statement serves any list of them.
-const OF_TYPES = 'type IN (SELECT value FROM json_each(?))';
 
 // One seek per type in `events_by_type` (session, type, seq): the newest event of each type given, and the
 // newest of those. A type the session never had costs a seek, not a scan of its history.
 const newestOfTypes = (session: string) =>
   `(SELECT MAX((SELECT MAX(seq) FROM events WHERE session = ${session} AND type = t.value)) FROM json_each(?) t)`;
 const LAST_SEQ_OF_TYPES_SQL = `SELECT ${newestOfTypes('?')}`;
+
+// The events of some types in a seq range, through \`events_by_type\` one type at a time (json_each is the
+// outer loop), so a rare type costs its own events, not a scan of the session's range.
+const RANGE_OF_TYPES_SQL = `
+  SELECT e.session, e.seq, e.ts, e.type, e.actor, e.payload, e.prev, e.hash
+  FROM json_each(?) t CROSS JOIN events e INDEXED BY events_by_type
+  ON e.session = ? AND e.type = t.value AND e.seq BETWEEN ? AND ?
+  ORDER BY e.seq`;
 
 // The same probe once per session: the sessions whose newest event among some types is of one type (every
 // session whose latest turn is still open, in one query).
@@ -84,8 +91,9 @@ export interface LogStatements {
   readonly sessions: Statement<[], SessionQueryRow>;
   readonly sessionIds: Statement<[], string>;
   readonly checkpointSessionIds: Statement<[], string>;
-  readonly rangeOfTypes: Statement<[string, number, number, string], EventRow>;
+  readonly rangeOfTypes: Statement<[string, string, number, number], EventRow>;
   readonly lastSeqOfTypes: Statement<[string, string], number | null>;
+  readonly firstSeqOfType: Statement<[string, string], number | null>;
   readonly sessionsEndingIn: Statement<[string, string], string>;
 }
 
@@ -106,10 +114,9 @@ export function prepareStatements(db: SqliteDatabase): LogStatements {
     sessions: db.prepare(SESSIONS_SQL),
     sessionIds: db.prepare<[], string>(distinctSessions('events')).pluck(),
     checkpointSessionIds: db.prepare<[], string>(distinctSessions('checkpoints')).pluck(),
-    rangeOfTypes: db.prepare(
-      `SELECT session, seq, ts, type, actor, payload, prev, hash FROM events WHERE session = ? AND seq BETWEEN ? AND ? AND ${OF_TYPES} ORDER BY seq`,
-    ),
+    rangeOfTypes: db.prepare(RANGE_OF_TYPES_SQL),
     lastSeqOfTypes: db.prepare<[string, string], number | null>(LAST_SEQ_OF_TYPES_SQL).pluck(),
+    firstSeqOfType: db.prepare<[string, string], number | null>('SELECT MIN(seq) FROM events WHERE session = ? AND type = ?').pluck(),
     sessionsEndingIn: db.prepare<[string, string], string>(SESSIONS_ENDING_IN_SQL).pluck(),
   };
 }

@@ -10,6 +10,8 @@ export interface Budgets {
   readonly maxRepeats: number;
   /** Token budget of the window sent to the model. */
   readonly windowTokens: number;
+  /** Room kept in the window for the model's answer (at most a quarter of it): compaction aims under the rest. */
+  readonly answerTokens: number;
   /** Retries of failed model requests over the whole run (the transport runtime takes one per retry). */
   readonly maxRetries: number;
   /** USD over all model calls, from the providers' price tables; calls without a price count nothing. */
@@ -26,6 +28,7 @@ export const DEFAULT_BUDGETS: Budgets = {
   maxWallMs: 30 * 60_000,
   maxRepeats: 3,
   windowTokens: 150_000,
+  answerTokens: 8_192,
   maxRetries: 10,
   maxCostUsd: Number.POSITIVE_INFINITY,
   maxToolArgsBytes: 1024 * 1024,

@@ -69,8 +69,12 @@ describe("the floor's brief", () => {
     const provider = replies([{ text: 'a'.repeat(200) }, { text: 'b' }]);
     await kernel.run({ session, prompt: 'first '.repeat(20), provider, strategy: briefLoop, budgets: { windowTokens: 200 } });
     await kernel.run({ session, prompt: 'second', provider, strategy: briefLoop, budgets: { windowTokens: 200 } });
-    // 150 tokens of brief and 83 of the messages pass 200, so the first exchange goes; the messages alone would fit.
-    expect(provider.requests[1]!.messages).toEqual([{ role: 'user', text: 'second' }]);
+    // 150 tokens of brief and 83 of the messages pass 200, so the first answer goes (the session's first ask
+    // stays pinned); the messages alone would fit.
+    expect(provider.requests[1]!.messages).toEqual([
+      { role: 'user', text: 'first '.repeat(20) },
+      { role: 'user', text: 'second' },
+    ]);
   });
 
   it('skips a contributor that throws for the turn, logging context.failed, and keeps the others', async () => {

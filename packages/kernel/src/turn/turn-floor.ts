@@ -13,13 +13,16 @@ import {
   type TurnPlans,
   type ModelMessage,
   type ModelProvider,
+  type SummaryOutcome,
+  type SummaryRequest,
   type ToolCallResult,
   type ToolSpec,
   type TaintTracker,
   type TurnFloor,
+  type WindowView,
   type WorkspaceFiles,
 } from '@nodwyn/plugin-api';
-import type { FrontendEvent, ToolCall, TurnEndReason } from '@nodwyn/protocol';
+import type { FrontendEvent, LogEvent, ToolCall, TurnEndReason } from '@nodwyn/protocol';
 import { KernelCodes } from '../errors.js';
 import type { Guard } from '../guard/guard.js';
 import { STRIKE_EVENT, strikesEnvelope, withheldEnvelope, type Strikes } from '../guard/strikes.js';
@@ -27,21 +30,24 @@ import type { AppendDraft } from '../log/index.js';
 import type { PrimitiveTable } from '../primitives/primitive-table.js';
 import type { Owned } from '../registry.js';
 import type { SessionStore } from '../sessions/session-store.js';
-import { fitWindow, messagesFromEvents } from '../sessions/window.js';
+import type { SessionWindow, WindowBudget } from '../sessions/session-window.js';
 import type { Budgets } from './budgets.js';
 import { callKey, sameCalls } from './call-identity.js';
 import { FloorContext } from './floor-context.js';
 import { createGuardedFetch } from './guarded-fetch.js';
 import { assistantPayload, costOf, streamModel, type StreamedMessage } from './model-call.js';
 import { budgetEnvelope, foreignCallEnvelope, repeatEnvelope, stopEnvelope } from './stop-envelopes.js';
+import { summarizeSpan } from './summary.js';
 import { secretsInOutput, withheldMessage } from './withhold.js';
 
 /** What the floor needs from the kernel. */
 export interface FloorDeps {
   readonly sessions: SessionStore;
+  /** The session's window for a budget, kept in step with the log (see `WindowCache`). */
+  readonly windows: (session: string, budget: WindowBudget) => SessionWindow;
   readonly guard: Guard;
   readonly primitives: PrimitiveTable;
-  readonly append: (session: string, draft: AppendDraft) => unknown;
+  readonly append: (session: string, draft: AppendDraft) => LogEvent;
   /** The egress plugin's last hop, for the guarded fetch. */
   readonly sender: () => EgressSender | undefined;
   /** Text on its way to a person, through the text layers (the kernel's `shown`); without it, as is. */
@@ -127,9 +133,40 @@ export class Floor implements TurnFloor {
 
   async window(): Promise<readonly ModelMessage[]> {
     this.#throwIfStopped();
-    const events = this.deps.sessions.lineage(this.session);
+    return this.#live().messages();
+  }
+
+  windowView(): WindowView {
+    this.#throwIfStopped();
+    return this.#live().view();
+  }
+
+  async summarize(request: SummaryRequest): Promise<SummaryOutcome> {
+    this.#throwIfStopped();
+    const { provider } = this.options;
+    const fetch = createGuardedFetch({ guard: this.deps.guard, session: this.session, name: 'model.stream', confirmer: this.options.confirmer, sender: this.deps.sender });
+    return summarizeSpan({
+      session: this.session,
+      view: this.#live().view(),
+      request,
+      model: provider.model ? `${provider.id}/${provider.model}` : provider.id,
+      stream: async (messages) => {
+        const arrived = await streamModel(provider, { session: this.session, messages, tools: [], fetch, retries: this.#retries }, this.signal, () => undefined);
+        this.#tokens += (arrived.usage?.input ?? 0) + (arrived.usage?.output ?? 0);
+        this.#throwIfStopped();
+        return arrived;
+      },
+      withhold: (arrived) => this.#withhold(arrived),
+      append: (draft) => this.deps.append(this.session, draft),
+    });
+  }
+
+  // Built from the log's end (or kept from the session's last turn), then extended with every event appended.
+  // Asked for each time, not held: the cache may have let it go while the turn ran.
+  #live(): SessionWindow {
+    const { budgets } = this.options;
     // The brief is sent with every call, so its tokens come out of the window's budget.
-    return fitWindow(messagesFromEvents(events), this.options.budgets.windowTokens - this.context.system().tokens);
+    return this.deps.windows(this.session, { windowTokens: budgets.windowTokens - this.context.system().tokens, answerTokens: budgets.answerTokens });
   }
 
   tools(): readonly ToolSpec[] {

@@ -1,3 +1,5 @@
+import type { Envelope } from '@nodwyn/protocol';
+import type { LoopStrategy } from './loop.js';
 /** Agent command names: what a person types after `/`, short and plain so every front end can offer them. */
 export const AGENT_COMMAND_NAME = /^[a-z][a-z0-9-]{0,31}$/;
 
@@ -8,6 +10,14 @@ export const AGENT_COMMAND_NAME = /^[a-z][a-z0-9-]{0,31}$/;
  */
 export const RESERVED_AGENT_COMMANDS: readonly string[] = ['title', 'tools', 'model', 'cost', 'verify', 'trust', 'help', 'new', 'sessions', 'resume', 'fork', 'quit'];
 
+/** How a turn an agent command ran ended (see `AgentCommandInput.turn`). */
+export interface AgentCommandTurn {
+  /** `answer` when the strategy returned; otherwise why the turn stopped (`cancelled`, `budget`, `failed`, …). */
+  readonly reason: string;
+  readonly answer?: string;
+  readonly envelope?: Envelope;
+}
+
 /** What one run of an agent command gets. */
 export interface AgentCommandInput {
   /** The session it was typed in. */
@@ -16,6 +26,12 @@ export interface AgentCommandInput {
   readonly input: string;
   /** Aborted when the person cancels (`session/cancel`); a long command should stop promptly. */
   readonly signal: AbortSignal;
+  /**
+   * Runs one turn of the session with `strategy` and the session's provider and budgets, logging no prompt
+   * (`/compact` summarises the window this way). Offered where the agent can run turns (the server); the
+   * turn is logged like any other, and the person can cancel it.
+   */
+  readonly turn?: (strategy: LoopStrategy) => Promise<AgentCommandTurn>;
 }
 
 /**

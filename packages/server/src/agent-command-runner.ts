@@ -48,7 +48,7 @@ export async function runAgentCommand(name: string, ctx: CommandContext): Promis
   try {
     if (builtin) return { text: await builtin(ctx) };
     if (!entry) return { text: `/${name} is no longer offered here (its plugin stopped).` };
-    const text: unknown = await entry.command.run({ session: ctx.session, input: ctx.input, signal: ctx.signal });
+    const text: unknown = await entry.command.run({ session: ctx.session, input: ctx.input, signal: ctx.signal, ...(ctx.turn ? { turn: ctx.turn } : {}) });
     if (typeof text !== 'string') throw new Error(`/${name} answered ${text === undefined ? 'nothing' : typeof text} instead of text`);
     return { text };
   } catch (error) {

@@ -1,3 +1,4 @@
+import type { AgentCommandInput } from '@nodwyn/plugin-api';
 import type { Config } from '@nodwyn/runtime';
 import type { AgentScope } from './agent-runtime.js';
 
@@ -12,4 +13,6 @@ export interface CommandContext {
   readonly signal: AbortSignal;
   /** The person's config.toml as it is now (`[provider]`, `[prices]`). */
   personConfig(): Config;
+  /** Runs a turn of the session with a command's strategy (see `AgentCommandInput.turn`). */
+  readonly turn?: AgentCommandInput['turn'];
 }

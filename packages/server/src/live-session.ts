@@ -1,6 +1,7 @@
 import type { AvailableCommand, PromptResponse, SessionUpdate } from '@agentclientprotocol/sdk';
+import type { LoopStrategy } from '@nodwyn/plugin-api';
 import type { FrontendEvent, LogEvent, PromptBlock, SessionState } from '@nodwyn/protocol';
-import { DEFAULT_BUDGETS, type EventLog } from '@nodwyn/kernel';
+import { DEFAULT_BUDGETS, type EventLog, type RunResult } from '@nodwyn/kernel';
 import { titleFrom, type Config } from '@nodwyn/runtime';
 import { runAgentCommand } from './agent-command-runner.js';
 import type { AgentScope } from './agent-runtime.js';
@@ -115,31 +116,37 @@ export class LiveSession {
     this.subscribers.add(connection);
     try {
       const command = slashCommand(text, this.availableCommands());
-      if (command) return await this.#command(command.name, command.input, controller.signal);
-      const setup = await this.scope.turn(sessionChoice(this.scope.kernel, this.id));
-      this.#windowTokens = setup.budgets.windowTokens ?? DEFAULT_BUDGETS.windowTokens;
+      if (command) return await this.#command(command.name, command.input, controller.signal, connection);
       if (this.#title === undefined) this.#append('session.titled', { title: titleFrom(text) });
-      const result = await this.scope.kernel.run({
-        session: this.id,
-        prompt: text,
-        provider: setup.provider,
-        strategy: setup.strategy,
-        strategyOwner: setup.strategyOwner,
-        budgets: setup.budgets,
-        signal: controller.signal,
-        confirmer: this.broker.confirmer({
-          prompter: connection.label,
-          tell: (request) => this.subscribers.confirmation(request),
-          ask: (request, signal) => connection.requestPermission(request, signal),
-        }),
-        files: connection.files(this.id),
-        onEvent: (event) => this.#onFrontendEvent(event),
-      });
-      this.#flush();
+      const result = await this.#run(connection, controller.signal, text);
       return promptResponse(result, this.#lastStop);
     } finally {
       this.#running = undefined;
     }
+  }
+
+  /** One turn with the session's provider and budgets: the person's `prompt`, or a command's `strategy` and none. */
+  async #run(connection: ClientConnection, signal: AbortSignal, prompt: string | undefined, strategy?: LoopStrategy): Promise<RunResult> {
+    const setup = await this.scope.turn(sessionChoice(this.scope.kernel, this.id));
+    this.#windowTokens = setup.budgets.windowTokens ?? DEFAULT_BUDGETS.windowTokens;
+    const result = await this.scope.kernel.run({
+      session: this.id,
+      ...(prompt !== undefined ? { prompt } : {}),
+      provider: setup.provider,
+      strategy: strategy ?? setup.strategy,
+      strategyOwner: strategy ? undefined : setup.strategyOwner,
+      budgets: setup.budgets,
+      signal,
+      confirmer: this.broker.confirmer({
+        prompter: connection.label,
+        tell: (request) => this.subscribers.confirmation(request),
+        ask: (request, asked) => connection.requestPermission(request, asked),
+      }),
+      files: connection.files(this.id),
+      onEvent: (event) => this.#onFrontendEvent(event),
+    });
+    this.#flush();
+    return result;
   }
 
   /** Ends the running prompt as `cancelled` (any attached client may). */
@@ -191,8 +198,9 @@ export class LiveSession {
   }
 
   /** A slash command: its text (through the text layers) to every client, its envelope in `_meta` when it failed. */
-  async #command(name: string, input: string, signal: AbortSignal): Promise<PromptResponse> {
-    const outcome = await runAgentCommand(name, { session: this.id, scope: this.scope, input, signal, personConfig: this.personConfig });
+  async #command(name: string, input: string, signal: AbortSignal, connection: ClientConnection): Promise<PromptResponse> {
+    const turn = async (strategy: LoopStrategy) => this.#run(connection, signal, undefined, strategy);
+    const outcome = await runAgentCommand(name, { session: this.id, scope: this.scope, input, signal, personConfig: this.personConfig, turn });
     this.subscribers.update({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: this.scope.kernel.shown(this.id, outcome.text) } });
     if (signal.aborted) return { stopReason: 'cancelled' };
     return outcome.envelope ? { stopReason: 'end_turn', _meta: { nodwyn: { envelope: outcome.envelope } } } : { stopReason: 'end_turn' };

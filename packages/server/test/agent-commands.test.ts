@@ -77,14 +77,15 @@ describe('agent commands over the protocol', () => {
     expect([logged.includes('/leak'), logged.includes('and now a prompt')]).toEqual([false, true]);
   });
 
-  it('/compact (the loop plugin\'s) is logged, and the next prompt starts by summarising the older steps with its focus', async () => {
+  it('/compact (the loop plugin\'s) summarises the older steps at once, with its focus, in a turn that logs no prompt', async () => {
     for (let i = 0; i < 6; i++) sandbox.write(`f${i}.txt`, `file ${i}\n`);
     const reads = Array.from({ length: 6 }, (_, i) => ({ text: i === 0 ? 'Reading the files.' : '', toolCalls: [{ name: 'read_file', args: { path: `f${i}.txt` } }] }));
     sandbox.replies([...reads, { text: 'done' }]);
     const { sessionId, type } = await session();
     expect((await type('read the six files')).response.stopReason).toBe('end_turn');
-    expect((await type('/compact the file names')).said).toContain('keeping above all: the file names');
-    expect((await type('again')).response.stopReason).toBe('end_turn');
+    const compacted = await type('/compact the file names');
+    expect(compacted.response.stopReason).toBe('end_turn');
+    expect(compacted.said).toMatch(/^Summarised the older steps \(1 summary\): the window went from about \d+ to \d+ tokens\./);
     const raw = new Database(join(sandbox.home, 'nodwyn.db'), { readonly: true });
     try {
       const events = raw.prepare('SELECT seq, type, payload FROM events WHERE session = ? ORDER BY seq').all(sessionId) as { seq: number; type: string; payload: string }[];
@@ -96,6 +97,9 @@ describe('agent commands over the protocol', () => {
       const firstCall = of('message.assistant')[0]!;
       expect(summary!.from_seq).toBe(firstCall.seq);
       expect(summary!.seq).toBeGreaterThan(of('compaction.requested')[0]!.seq);
+      // The command's turn is logged, but nothing in it is the person's words.
+      expect(of('message.user').map((e) => e.text)).toEqual(['read the six files']);
+      expect(of('turn.ended').at(-1)).toMatchObject({ reason: 'answer' });
     } finally {
       raw.close();
     }

@@ -1,4 +1,4 @@
-import type { SummaryRequest, TurnFloor, WindowEntry, WindowView } from '@nodwyn/plugin-api';
+import type { Envelope, SummaryRequest, TurnFloor, WindowEntry, WindowView } from '@nodwyn/plugin-api';
 
 /** The newest steps (a call and its results, or an answer) that stay verbatim whatever the window's size. */
 export const KEEP_STEPS = 4;
@@ -18,24 +18,41 @@ interface Span {
  * for the answer), the oldest steps of the session are summarised (`floor.summarize`), until the window fits
  * half its budget again. Never summarised: user messages (so the first and the latest ask), nodwyn's notes
  * (an approved plan), and the newest `KEEP_STEPS` steps (fewer when they take more than half the budget,
- * only the newest one when those alone are over it). A summary that fails is logged by the floor (`summary.failed`) and the call goes on with the
- * plain newest-first window. `force` (`/compact`) summarises even when the window fits. When nothing needs
- * compacting this is one `context()` and a comparison.
+ * only the newest one when those alone are over it). A summary that fails is logged by the floor
+ * (`summary.failed`) and the call goes on with the plain newest-first window. `force` (`/compact`) summarises even when the window fits. When nothing needs
+ * compacting this is one `windowView()` and a comparison.
  */
-export async function compact(floor: TurnFloor, options: { force?: boolean; focus?: string } = {}): Promise<void> {
+export async function compact(floor: TurnFloor, options: { force?: boolean; focus?: string } = {}): Promise<CompactionResult> {
   let force = options.force === true;
+  const before = floor.windowView().tokens;
+  let summaries = 0;
+  let failure: Envelope | undefined;
   for (let made = 0; made < MAX_SUMMARIES; made++) {
     const view = floor.windowView();
-    if (!force && view.tokens <= view.budget) return;
+    if (!force && view.tokens <= view.budget) break;
     const needed = force ? 0 : view.tokens - Math.floor(view.budget / 2);
     // The newest steps stay verbatim unless they alone outgrow the budget: then all but the last may go.
     const span = pickSpan(view, floor.session, needed) ?? (force ? undefined : pickSpan(view, floor.session, needed, 1));
-    if (!span) return;
+    if (!span) break;
     const request: SummaryRequest = { fromSeq: span.fromSeq, toSeq: span.toSeq, ...(options.focus ? { focus: options.focus } : {}) };
     const outcome = await floor.summarize(request);
-    if (!outcome.ok) return;
+    if (!outcome.ok) {
+      failure = outcome.envelope;
+      break;
+    }
+    summaries++;
     force = false;
   }
+  return { summaries, tokensBefore: before, tokensAfter: summaries > 0 ? floor.windowView().tokens : before, ...(failure ? { failure } : {}) };
+}
+
+/** What one compaction did: the summaries it logged, and the window's estimated tokens before and after. */
+export interface CompactionResult {
+  readonly summaries: number;
+  readonly tokensBefore: number;
+  readonly tokensAfter: number;
+  /** Why the last summary was not made (already logged as `summary.failed`). */
+  readonly failure?: Envelope;
 }
 
 /**

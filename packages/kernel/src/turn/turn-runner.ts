@@ -7,7 +7,11 @@ import { Floor, type FloorDeps } from './turn-floor.js';
 /** One prompt to run to its end. */
 export interface RunOptions {
   readonly session: string;
-  readonly prompt: string;
+  /**
+   * The person's prompt, logged as `message.user`. Without one the turn works on the session as it is
+   * (an agent command's turn, such as `/compact`), and nothing is logged as the person's words.
+   */
+  readonly prompt?: string;
   readonly provider: ModelProvider;
   readonly strategy: LoopStrategy;
   /** The plugin that registered the strategy, named in envelopes when it fails. */
@@ -34,13 +38,13 @@ export interface RunResult {
 }
 
 /**
- * Runs one prompt: logs it, hands the floor to the loop strategy, and logs how the run ended. A turn a
+ * Runs one prompt: logs it (when there is one), hands the floor to the loop strategy, and logs how the run ended. A turn a
  * previous process left open is closed first (`Kernel.recover`), so the log answers every call exactly once.
  */
 export async function runTurn(deps: RunDeps, options: RunOptions): Promise<RunResult> {
   const { session } = options;
   deps.recover(session);
-  deps.append(session, { type: 'message.user', actor: 'user', payload: { text: options.prompt } });
+  if (options.prompt !== undefined) deps.append(session, { type: 'message.user', actor: 'user', payload: { text: options.prompt } });
   deps.append(session, { type: 'turn.started', actor: 'kernel', payload: { provider: options.provider.id, strategy: options.strategy.id, pid: process.pid } });
   const floor = new Floor(deps, {
     session,

@@ -1,4 +1,4 @@
-import type { Budgets } from '@nodwyn/kernel';
+import { DEFAULT_BUDGETS, type Budgets } from '@nodwyn/kernel';
 import type { LoopStrategy, ModelProvider, ProviderOptions } from '@nodwyn/plugin-api';
 import { loadConfig, type Config } from './config.js';
 import { runtimeError } from './errors.js';
@@ -98,12 +98,18 @@ export function budgetsFrom(config: Config, flags: TurnFlags = {}): Partial<Budg
 
 /**
  * Everything one prompt in `scope` runs with, as the person configured it: the provider (created now, so a
- * bad script or option fails before anything is logged), the loop strategy and the budgets.
+ * bad script or option fails before anything is logged), the loop strategy and the budgets. The window
+ * never outgrows the model's context when its provider knows it (`ModelInfo.contextTokens`): a
+ * `window_tokens` above it, or the default, is cut to it.
  */
 export async function turnSetup(scope: WorkspaceScope, flags: TurnFlags = {}): Promise<TurnSetup> {
   const { kernel, config } = scope;
   const id = providerIdFrom(config, flags);
-  const provider = await kernel.providers.get(id).item.create(providerOptionsFrom(config, id, flags));
+  const factory = kernel.providers.get(id).item;
+  const provider = await factory.create(providerOptionsFrom(config, id, flags));
   const loop = kernel.loops.get(flags.loop ?? config.loop?.default ?? 'default');
-  return { provider, strategy: loop.item, strategyOwner: loop.owner, budgets: budgetsFrom(config, flags) };
+  const budgets = budgetsFrom(config, flags);
+  const context = factory.models?.find((m) => m.id === provider.model)?.contextTokens;
+  const windowTokens = context === undefined ? budgets.windowTokens : Math.min(budgets.windowTokens ?? DEFAULT_BUDGETS.windowTokens, context);
+  return { provider, strategy: loop.item, strategyOwner: loop.owner, budgets: windowTokens === undefined ? budgets : { ...budgets, windowTokens } };
 }

@@ -19,7 +19,7 @@ const providers = definePlugin({
   manifest: { name: 'two-providers', version: '1.0.0', apiVersion: `^${API_VERSION}`, provides: ['provider:first', 'provider:second', 'loop:default'] },
   register(ctx) {
     for (const id of ['first', 'second']) {
-      ctx.providers.register({ id, description: `the ${id} provider`, create: (options: ProviderOptions): ModelProvider => ({ id, model: options.model, stream: async function* () {} }) });
+      ctx.providers.register({ id, description: `the ${id} provider`, models: [{ id: 'small', contextTokens: 32_000 }, { id: 'huge', contextTokens: 1_000_000 }], create: (options: ProviderOptions): ModelProvider => ({ id, model: options.model, stream: async function* () {} }) });
     }
     ctx.loops.register({ id: 'default', description: 'never runs here', run: async () => ({ answer: '' }) });
   },
@@ -49,5 +49,24 @@ describe('withCurrentProvider: a running scope follows the person\'s [provider]'
     expect(withCurrentProvider(scoped, configPath(fx.env))).toEqual({ budgets: { max_turns: 2 } });
     fx.userConfig('[provider\n');
     expect(() => withCurrentProvider({}, configPath(fx.env))).toThrow(expect.objectContaining({ envelope: expect.objectContaining({ code: 'CONFIG_INVALID_TOML' }) }));
+  });
+});
+
+describe("turnSetup and the model's context", () => {
+  it('cuts the window to the context of a model its provider knows, and leaves it as configured otherwise', async () => {
+    fx.userConfig('[provider]\ndefault = "first"\n\n[budgets]\nwindow_tokens = 100000\n');
+    runtime = await openRuntime({ distribution: { name: 'test', plugins: [{ ...entry(providers), range: '^1.0.0' }] }, onNotice: () => undefined, env: fx.env });
+    const scope = await runtime.scope(fx.workspace('ws'));
+    expect((await turnSetup(scope, { model: 'small' })).budgets.windowTokens).toBe(32_000);
+    expect((await turnSetup(scope, { model: 'huge' })).budgets.windowTokens).toBe(100_000);
+    expect((await turnSetup(scope, { model: 'unknown' })).budgets.windowTokens).toBe(100_000);
+  });
+
+  it('cuts the default window too when the model is smaller', async () => {
+    fx.userConfig('[provider]\ndefault = "first"\n');
+    runtime = await openRuntime({ distribution: { name: 'test', plugins: [{ ...entry(providers), range: '^1.0.0' }] }, onNotice: () => undefined, env: fx.env });
+    const scope = await runtime.scope(fx.workspace('ws'));
+    expect((await turnSetup(scope, { model: 'small' })).budgets.windowTokens).toBe(32_000);
+    expect((await turnSetup(scope, { model: 'unknown' })).budgets.windowTokens).toBeUndefined();
   });
 });

@@ -22,6 +22,8 @@ export interface TurnFlags {
 /** What one prompt runs with: the provider made for it, the loop strategy and its owner, the budgets. */
 export interface TurnSetup {
   readonly provider: ModelProvider;
+  /** The model that writes summaries, when the person chose another (`[memory] summary_model`). */
+  readonly summaryProvider?: ModelProvider;
   readonly strategy: LoopStrategy;
   readonly strategyOwner: string;
   readonly budgets: Partial<Budgets>;
@@ -111,5 +113,33 @@ export async function turnSetup(scope: WorkspaceScope, flags: TurnFlags = {}): P
   const budgets = budgetsFrom(config, flags);
   const context = factory.models?.find((m) => m.id === provider.model)?.contextTokens;
   const windowTokens = context === undefined ? budgets.windowTokens : Math.min(budgets.windowTokens ?? DEFAULT_BUDGETS.windowTokens, context);
-  return { provider, strategy: loop.item, strategyOwner: loop.owner, budgets: windowTokens === undefined ? budgets : { ...budgets, windowTokens } };
+  const summaryProvider = await summaryProviderFrom(scope, id);
+  return {
+    provider,
+    ...(summaryProvider ? { summaryProvider } : {}),
+    strategy: loop.item,
+    strategyOwner: loop.owner,
+    budgets: windowTokens === undefined ? budgets : { ...budgets, windowTokens },
+  };
+}
+
+/**
+ * The summaries' own model, when the person's `[memory]` names one: `summary_model` on `summary_provider`
+ * (default: the turn's provider, with its configured options). A repository cannot set `[memory]`.
+ */
+async function summaryProviderFrom(scope: WorkspaceScope, turnProvider: string): Promise<ModelProvider | undefined> {
+  const memory = (scope.config as { memory?: { summary_model?: unknown; summary_provider?: unknown } }).memory;
+  const model = memory?.summary_model;
+  if (model === undefined) return undefined;
+  const id = typeof memory?.summary_provider === 'string' ? memory.summary_provider : turnProvider;
+  if (typeof model !== 'string' || model.length === 0) {
+    throw runtimeError('CONFIG_INVALID', {
+      operation: 'turn',
+      failed_parameter: 'memory.summary_model',
+      received_value: model,
+      expected: 'a model id, as a string',
+      remediation: 'Set `summary_model = "MODEL"` under [memory] in your config.toml (and `summary_provider` for another provider), or remove it to summarise with the session\'s model.',
+    });
+  }
+  return scope.kernel.providers.get(id).item.create({ ...providerOptionsFrom(scope.config, id), model });
 }

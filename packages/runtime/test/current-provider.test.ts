@@ -70,3 +70,17 @@ describe("turnSetup and the model's context", () => {
     expect((await turnSetup(scope, { model: 'unknown' })).budgets.windowTokens).toBeUndefined();
   });
 });
+
+describe('turnSetup and [memory] summary_model', () => {
+  it("makes the summaries' model on the turn's provider, or on summary_provider, and none without summary_model", async () => {
+    fx.userConfig('[provider]\ndefault = "first"\n\n[provider.first]\nmodel = "huge"\n\n[memory]\nsummary_model = "small"\n');
+    runtime = await openRuntime({ distribution: { name: 'test', plugins: [{ ...entry(providers), range: '^1.0.0' }] }, onNotice: () => undefined, env: fx.env });
+    const scope = await runtime.scope(fx.workspace('ws'));
+    const setup = await turnSetup(scope);
+    expect([setup.provider.model, setup.summaryProvider?.id, setup.summaryProvider?.model]).toEqual(['huge', 'first', 'small']);
+    const other = await turnSetup({ ...scope, config: { ...scope.config, memory: { summary_model: 'tiny', summary_provider: 'second' } } as typeof scope.config });
+    expect([other.summaryProvider?.id, other.summaryProvider?.model]).toEqual(['second', 'tiny']);
+    expect((await turnSetup({ ...scope, config: { ...scope.config, memory: {} } as typeof scope.config })).summaryProvider).toBeUndefined();
+    await expect(turnSetup({ ...scope, config: { ...scope.config, memory: { summary_model: 3 } } as typeof scope.config })).rejects.toMatchObject({ envelope: { code: 'CONFIG_INVALID', failed_parameter: 'memory.summary_model' } });
+  });
+});

@@ -45,6 +45,8 @@ export interface AgentScope {
 /** What one prompt runs with. */
 export interface TurnSetup {
   readonly provider: ModelProvider;
+  /** The model that writes summaries, when not `provider`. */
+  readonly summaryProvider?: ModelProvider;
   readonly strategy: LoopStrategy;
   readonly strategyOwner?: string;
   readonly budgets: Partial<Budgets>;

@@ -133,6 +133,7 @@ export class LiveSession {
       session: this.id,
       ...(prompt !== undefined ? { prompt } : {}),
       provider: setup.provider,
+      ...(setup.summaryProvider ? { summaryProvider: setup.summaryProvider } : {}),
       strategy: strategy ?? setup.strategy,
       strategyOwner: strategy ? undefined : setup.strategyOwner,
       budgets: setup.budgets,

@@ -1,7 +1,7 @@
 import { EnvelopeError } from '@nodwyn/plugin-api';
 import type { LogEvent } from '@nodwyn/protocol';
 import type { RunResult } from '@nodwyn/kernel';
-import { budgetsFrom, latestTitle, providerIdFrom, providerOptionsFrom, titleFrom, withRuntime, type TurnFlags, type WorkspaceScope } from '@nodwyn/runtime';
+import { latestTitle, providerIdFrom, titleFrom, turnSetup, withRuntime, type TurnFlags, type WorkspaceScope } from '@nodwyn/runtime';
 import { cliBoot } from '../cli-boot.js';
 import { confirmerFor } from '../confirmer.js';
 import { CliCodes } from '../errors.js';
@@ -53,10 +53,9 @@ async function promptText(prompt: string | undefined, flags: RunFlags): Promise<
 async function run(runtime: WorkspaceScope, prompt: string | undefined, flags: RunFlags): Promise<number> {
   const { kernel, config } = runtime;
   if (flags.judge) requireJudgeProvider(config);
-  const providerId = providerIdFrom(config, flags);
-  const replay = providerId === 'replay';
+  const replay = providerIdFrom(config, flags) === 'replay';
   // The provider is created before any session exists, so a bad script or option leaves the log untouched.
-  const provider = await kernel.providers.get(providerId).item.create(providerOptionsFrom(config, providerId, flags));
+  const setup = await turnSetup(runtime, flags);
   const text = prompt ?? (replay && flags.session ? firstPrompt(runtime, flags.session) : undefined);
   if (text === undefined) {
     throw new EnvelopeError({
@@ -67,7 +66,6 @@ async function run(runtime: WorkspaceScope, prompt: string | undefined, flags: R
     });
   }
   const session = flags.session && !replay ? kernel.sessions.get(flags.session).id : kernel.sessions.create({ workspace: runtime.workspace, replayOf: replay ? flags.session : undefined });
-  const loop = kernel.loops.get(flags.loop ?? config.loop?.default ?? 'default');
   const controller = new AbortController();
   const stopCancel = cancelOnSignals(controller);
   const unsubscribe = flags.json ? kernel.log.subscribe((event: LogEvent) => printEvent(event, session)) : () => undefined;
@@ -78,10 +76,11 @@ async function run(runtime: WorkspaceScope, prompt: string | undefined, flags: R
     const result = await kernel.run({
       session,
       prompt: text,
-      provider,
-      strategy: loop.item,
-      strategyOwner: loop.owner,
-      budgets: budgetsFrom(config, flags),
+      provider: setup.provider,
+      ...(setup.summaryProvider ? { summaryProvider: setup.summaryProvider } : {}),
+      strategy: setup.strategy,
+      strategyOwner: setup.strategyOwner,
+      budgets: setup.budgets,
       signal: controller.signal,
       confirmer: confirmerFor(flags.yes),
       onEvent: stream.onEvent,

@@ -80,6 +80,19 @@ describe('Floor.summarize', () => {
     expect(next.messages[1]!.text).toContain('the key is [R]');
   });
 
+  it('asks the summary model when the turn has one, and names it in the summary', async () => {
+    const kernel = start();
+    const session = kernel.sessions.create({ workspace: kernel.workspace });
+    const model = provider(5, 'never asked');
+    const summarizer = { ...provider(0, 'the cheap model\'s summary'), id: 'cheap', model: 'mini' };
+    const seen: { before?: number; after?: number; outcome?: { ok: boolean } } = {};
+    const result = await kernel.run({ session, prompt: 'go', provider: model, summaryProvider: summarizer, strategy: summarisingLoop(seen) });
+    expect(result.answer).toBe('done');
+    expect(model.requests.some((r) => r.tools.length === 0)).toBe(false);
+    expect(summarizer.requests).toHaveLength(1);
+    expect(kernel.log.read(session).find((e) => e.type === 'summary.added')?.payload).toMatchObject({ text: "the cheap model's summary", model: 'cheap/mini' });
+  });
+
   it('a failing summary is logged as summary.failed and the turn goes on with the window as it was', async () => {
     const kernel = start();
     const session = kernel.sessions.create({ workspace: kernel.workspace });

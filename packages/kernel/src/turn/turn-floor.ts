@@ -65,6 +65,8 @@ export interface FloorDeps {
 export interface FloorOptions {
   readonly session: string;
   readonly provider: ModelProvider;
+  /** The model that writes summaries (`[memory] summary_model`); the turn's provider when absent. */
+  readonly summaryProvider?: ModelProvider;
   readonly budgets: Budgets;
   readonly signal: AbortSignal;
   readonly confirmer?: Confirmer;
@@ -143,7 +145,7 @@ export class Floor implements TurnFloor {
 
   async summarize(request: SummaryRequest): Promise<SummaryOutcome> {
     this.#throwIfStopped();
-    const { provider } = this.options;
+    const provider = this.options.summaryProvider ?? this.options.provider;
     const fetch = createGuardedFetch({ guard: this.deps.guard, session: this.session, name: 'model.stream', confirmer: this.options.confirmer, sender: this.deps.sender });
     return summarizeSpan({
       session: this.session,

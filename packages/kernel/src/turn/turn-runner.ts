@@ -13,6 +13,8 @@ export interface RunOptions {
    */
   readonly prompt?: string;
   readonly provider: ModelProvider;
+  /** The model that writes the turn's summaries, when it is not `provider` (`[memory] summary_model`). */
+  readonly summaryProvider?: ModelProvider;
   readonly strategy: LoopStrategy;
   /** The plugin that registered the strategy, named in envelopes when it fails. */
   readonly strategyOwner?: string;
@@ -49,6 +51,7 @@ export async function runTurn(deps: RunDeps, options: RunOptions): Promise<RunRe
   const floor = new Floor(deps, {
     session,
     provider: options.provider,
+    ...(options.summaryProvider ? { summaryProvider: options.summaryProvider } : {}),
     budgets: { ...DEFAULT_BUDGETS, ...options.budgets },
     signal: options.signal ?? new AbortController().signal,
     confirmer: options.confirmer,

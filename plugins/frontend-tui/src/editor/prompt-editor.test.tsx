@@ -7,7 +7,8 @@ import { PromptEditor, type PromptEditorProps } from './prompt-editor.js';
 const tick = (ms = 20): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 const strip = (s: string | undefined): string => (s ?? '').replace(/\u001B\[[0-9;]*m/g, '');
 
-function editor(overrides: Partial<PromptEditorProps> = {}) {
+/** The editor, rendered and given time to mount its key handler (keys written before that are lost). */
+async function editor(overrides: Partial<PromptEditorProps> = {}) {
   const props: PromptEditorProps = {
     width: 60,
     maxLines: 6,
@@ -22,19 +23,18 @@ function editor(overrides: Partial<PromptEditorProps> = {}) {
     completeFiles: vi.fn(async () => []),
     ...overrides,
   };
-  return {
-    props,
-    ui: render(
-      <KeyRouterProvider>
-        <PromptEditor {...props} />
-      </KeyRouterProvider>,
-    ),
-  };
+  const ui = render(
+    <KeyRouterProvider>
+      <PromptEditor {...props} />
+    </KeyRouterProvider>,
+  );
+  await tick();
+  return { props, ui };
 }
 
 describe('PromptEditor', () => {
   it('shows what is typed and sends it with Enter, then is empty again', async () => {
-    const { props, ui } = editor();
+    const { props, ui } = await editor();
     expect(strip(ui.lastFrame())).toContain('Ask anything');
     ui.stdin.write('hello');
     await tick();
@@ -47,7 +47,7 @@ describe('PromptEditor', () => {
   });
 
   it('keeps the text when it could not be sent', async () => {
-    const { ui } = editor({ onSubmit: vi.fn(() => false) });
+    const { ui } = await editor({ onSubmit: vi.fn(() => false) });
     ui.stdin.write('wait');
     await tick();
     ui.stdin.write('\r');
@@ -57,7 +57,7 @@ describe('PromptEditor', () => {
   });
 
   it('breaks the line on \\ then Enter, showing both lines', async () => {
-    const { props, ui } = editor();
+    const { props, ui } = await editor();
     for (const k of ['one', '\\', '\r', 'two']) {
       ui.stdin.write(k);
       await tick();
@@ -68,7 +68,7 @@ describe('PromptEditor', () => {
   });
 
   it('lists the commands when / is typed, and Tab completes the one chosen', async () => {
-    const { ui } = editor();
+    const { ui } = await editor();
     ui.stdin.write('/');
     await tick();
     const menu = strip(ui.lastFrame());
@@ -87,7 +87,7 @@ describe('PromptEditor', () => {
   });
 
   it('runs a command that needs no input when it is chosen with Enter, and waits for the input of one that does', async () => {
-    const { props, ui } = editor();
+    const { props, ui } = await editor();
     for (const k of ['/', 'to', '\r']) {
       ui.stdin.write(k);
       await tick();
@@ -109,7 +109,7 @@ describe('PromptEditor', () => {
 
   it('completes @paths from the workspace: folders keep completing, Tab accepts', async () => {
     const completeFiles = vi.fn(async (prefix: string) => (prefix === 'src/' ? ['src/a.ts', 'src/b.ts'] : ['src/', 'README.md']));
-    const { ui } = editor({ completeFiles });
+    const { ui } = await editor({ completeFiles });
     ui.stdin.write('read @');
     await tick();
     expect(completeFiles).toHaveBeenLastCalledWith('');
@@ -128,7 +128,7 @@ describe('PromptEditor', () => {
   });
 
   it('quits on a second Ctrl+C on an empty input, after saying so', async () => {
-    const { props, ui } = editor();
+    const { props, ui } = await editor();
     ui.stdin.write('draft');
     await tick();
     ui.stdin.write('\u0003');
@@ -142,7 +142,7 @@ describe('PromptEditor', () => {
   });
 
   it('walks the prompt history with Up', async () => {
-    const { ui } = editor({ history: ['the last prompt', 'an earlier one'] });
+    const { ui } = await editor({ history: ['the last prompt', 'an earlier one'] });
     ui.stdin.write('\u001B[A');
     await tick();
     expect(strip(ui.lastFrame())).toContain('› the last prompt');
@@ -153,7 +153,7 @@ describe('PromptEditor', () => {
   });
 
   it('collapses a large paste and sends it whole', async () => {
-    const { props, ui } = editor();
+    const { props, ui } = await editor();
     const paste = Array.from({ length: 30 }, (_, i) => `row ${i}`).join('\n');
     ui.stdin.write(paste);
     await tick();

@@ -33,15 +33,14 @@ describe('the session picker', () => {
         <SessionPicker sessions={SESSIONS} width={80} rows={5} onPick={onPick} />
       </KeyRouterProvider>,
     );
+    // Keys are read once the picker's input handler is mounted; a loaded machine may take a while to get there.
+    await tick();
     ui.stdin.write('\u001B[B');
-    await tick();
-    expect(strip(ui.lastFrame())).toContain('s-old · idle · 1200 events');
+    await vi.waitFor(() => expect(strip(ui.lastFrame())).toContain('s-old · idle · 1200 events'), { timeout: 2000 });
     ui.stdin.write('\r');
-    await tick();
-    expect(onPick).toHaveBeenCalledWith('s-old');
+    await vi.waitFor(() => expect(onPick).toHaveBeenCalledWith('s-old'), { timeout: 2000 });
     ui.stdin.write('\u001B');
-    await tick();
-    expect(onPick).toHaveBeenLastCalledWith(undefined);
+    await vi.waitFor(() => expect(onPick).toHaveBeenLastCalledWith(undefined), { timeout: 2000 });
   });
 
   it('opens first with --pick, and continues the chosen session from its tail', async () => {

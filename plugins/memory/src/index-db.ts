@@ -56,6 +56,20 @@ export function isCorruption(error: unknown): boolean {
   return code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT_VTAB' || (typeof code === 'string' && code.startsWith('SQLITE_CORRUPT'));
 }
 
+/**
+ * Runs `fn`; when the index turns out damaged, `reset` makes it anew and `fn` runs once more. A damaged
+ * index is never trusted: what it held is derived again (from the log, or the workspace's files).
+ */
+export function rebuiltIfDamaged<T>(fn: () => T, reset: () => void): T {
+  try {
+    return fn();
+  } catch (error) {
+    if (!isCorruption(error)) throw error;
+    reset();
+    return fn();
+  }
+}
+
 function configure(db: Database.Database): Database.Database {
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');

@@ -1,5 +1,5 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import { isCorruption, removeIndex } from './index-db.js';
+import { isCorruption, rebuiltIfDamaged, removeIndex } from './index-db.js';
 import type { FtsQuery } from './fts-query.js';
 import { RepoIndex, type IndexPolicy, type PassCounts, type RepoSearch } from './repo-index.js';
 import { walkFiles } from './repo-walk.js';
@@ -165,14 +165,7 @@ export class RepoIndexer {
   }
 
   #guarded<T>(fn: () => T): T {
-    try {
-      return fn();
-    } catch (error) {
-      // A damaged index is never trusted: it is deleted, and what it held is indexed again.
-      if (!isCorruption(error)) throw error;
-      this.reset();
-      return fn();
-    }
+    return rebuiltIfDamaged(fn, () => this.reset());
   }
 }
 

@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import type { LogReader } from '@nodwyn/plugin-api';
 import type { LogEvent } from '@nodwyn/protocol';
 import { isQuerySyntaxError, queryError, TOKENIZER, type FtsQuery } from './fts-query.js';
-import { isCorruption, openIndex, removeIndex, type IndexSchema } from './index-db.js';
+import { openIndex, rebuiltIfDamaged, removeIndex, type IndexSchema } from './index-db.js';
 
 const SCHEMA: IndexSchema = {
   version: 1,
@@ -93,14 +93,7 @@ export class SessionIndex {
   }
 
   #guarded<T>(fn: () => T): T {
-    try {
-      return fn();
-    } catch (error) {
-      // A damaged index is never trusted: it is made anew from the log, which holds everything it did.
-      if (!isCorruption(error)) throw error;
-      this.reset();
-      return fn();
-    }
+    return rebuiltIfDamaged(fn, () => this.reset());
   }
 }
 

@@ -60,7 +60,7 @@ async function overhead(dir: string): Promise<Row> {
   const session = kernel.sessions.create({ workspace: dir });
   kernel.log.appendBatch(session, steps(0, 200));
   const live = SessionWindow.open(kernel.log, session, { windowTokens: 150_000, answerTokens: 8_192 });
-  const floor = { session, context: () => live.view(), summarize: () => Promise.reject(new Error('nothing to compact')) } as unknown as TurnFloor;
+  const floor = { session, windowView: () => live.view(), summarize: () => Promise.reject(new Error('nothing to compact')) } as unknown as TurnFloor;
   const samples: number[] = [];
   for (let i = 0; i < 2_000; i++) {
     const start = performance.now();

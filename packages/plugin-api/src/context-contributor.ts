@@ -31,6 +31,11 @@ export interface ContextRequest {
   /** The tools the model is offered in this turn. */
   readonly tools: readonly ToolSpec[];
   readonly signal: AbortSignal;
+  /**
+   * The ids of the parts the session already logged. A part is logged once per session, so a contributor
+   * may skip the work of one already here (the environment's git status): it would not be logged again.
+   */
+  readonly logged: ReadonlySet<string>;
 }
 
 /**

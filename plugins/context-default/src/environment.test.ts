@@ -3,7 +3,7 @@ import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { environmentText } from './environment.js';
+import { environmentContributor, environmentText } from './environment.js';
 
 let workspace: string;
 beforeEach(() => {
@@ -15,7 +15,7 @@ const tools = [
   { name: 'read_file', description: 'Reads a text file of the workspace. Use it before editing.\nMore detail.', inputSchema: {} },
   { name: 'shell', description: 'Runs a command', inputSchema: {} },
 ];
-const request = () => ({ session: 's', workspace, tools, signal: new AbortController().signal });
+const request = () => ({ session: 's', workspace, tools, signal: new AbortController().signal, logged: new Set<string>() });
 const git = (...args: string[]) => execFileSync('git', args, { cwd: workspace, env: { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' } });
 
 describe('environmentText', () => {
@@ -31,6 +31,12 @@ describe('environmentText', () => {
     expect(text).toContain('0 changed, 1 untracked (new.ts)');
     expect(text).toContain('- `read_file`: Reads a text file of the workspace.');
     expect(text).toContain('- `shell`: Runs a command');
+  });
+
+  it('offers its part until the session logged it, then nothing (its git status is read once per session)', async () => {
+    const contributor = environmentContributor();
+    expect((await contributor.parts(request())).map((p) => p.id)).toEqual(['environment.workspace']);
+    expect(await contributor.parts({ ...request(), logged: new Set(['environment.workspace']) })).toEqual([]);
   });
 
   it('says so outside a git repository', async () => {

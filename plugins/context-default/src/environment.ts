@@ -33,11 +33,16 @@ export async function environmentText(request: ContextRequest, now: Date = new D
   ].join('\n');
 }
 
+/** The id of the environment's one part. */
+const ENVIRONMENT_PART = 'environment.workspace';
+
 /** Contributes `environment.workspace`: where the model works, and with which tools. */
 export function environmentContributor(now: () => Date = () => new Date()): ContextContributor {
   return {
     id: 'environment',
     description: 'Where the model works: the workspace path, OS, shell, date, git branch and status, and the tools.',
-    parts: async (request) => [{ id: 'environment.workspace', source: 'environment', text: await environmentText(request, now()) }],
+    // Logged once per session: later turns skip git and the rest (a warm daemon answers in milliseconds).
+    parts: async (request) =>
+      request.logged.has(ENVIRONMENT_PART) ? [] : [{ id: ENVIRONMENT_PART, source: 'environment', text: await environmentText(request, now()) }],
   };
 }

@@ -41,7 +41,8 @@ export class FloorContext implements TurnContext {
 
   async contributed(): Promise<readonly ContextPart[]> {
     const { session, workspace } = this.deps;
-    const request = { session, workspace, tools: this.deps.tools(), signal: this.deps.signal() };
+    const logged = new Set(this.logged().map((p) => p.id));
+    const request = { session, workspace, tools: this.deps.tools(), signal: this.deps.signal(), logged };
     const parts: ContextPart[] = [];
     for (const { item, owner } of this.deps.contributors()) {
       try {

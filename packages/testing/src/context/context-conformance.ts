@@ -10,7 +10,7 @@ export interface ContextSuiteOptions extends Omit<TestKernelOptions, 'plugins'> 
 
 async function partsOf(t: TestKernel, contributor: ContextContributor, session: string): Promise<readonly ContextPart[]> {
   const tools = t.kernel.primitives.list().filter((p) => p.visibility === 'model').map((p) => ({ name: p.name, description: p.description, inputSchema: p.inputSchema }));
-  return contributor.parts({ session, workspace: t.workspace, tools, signal: new AbortController().signal });
+  return contributor.parts({ session, workspace: t.workspace, tools, signal: new AbortController().signal, logged: new Set() });
 }
 
 /**

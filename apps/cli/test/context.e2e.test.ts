@@ -67,6 +67,7 @@ function nodwyn(box: CliSandbox, args: readonly string[]): Promise<{ code: numbe
 }
 
 interface Window {
+  system: { id: string; tokens: number; text: string }[];
   tokens: number;
   window_tokens: number;
   entries: { kind: string; from_seq: number; to_seq: number; tokens: number; message: { role: string; text: string } }[];
@@ -120,6 +121,9 @@ describe('a long task under a small window', () => {
     const first = api.bodies[before]!;
     const contents = first.messages.filter((m) => m.role !== 'system').map((m) => m.content ?? '');
     expect(contents).toEqual([...window.entries.map((e) => e.message.text), 'what did you find?']);
+    // The system prompt it showed is the one sent: the session's logged parts, in order.
+    expect(window.system.map((p) => p.id)).toEqual(events.filter((e) => e.type === 'context.added').map((e) => e.payload.id));
+    expect(first.messages.find((m) => m.role === 'system')?.content).toBe(window.system.map((p) => p.text).join('\n\n'));
 
     // Revoking the latest summary brings back what it covered (raw steps, older summaries inside it), fitted
     // newest-first to the budget: with room for them (a larger budget), they are in the window again.

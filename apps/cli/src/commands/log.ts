@@ -76,8 +76,9 @@ export function logVerifyCommand(id: string | undefined): Promise<number> {
 }
 
 /**
- * `nodwyn log rebuild-window ID`: the window the model would see at the session's next call, rebuilt from
- * the log and its summaries with the configured `budgets.window_tokens` (before the system prompt and
+ * `nodwyn log rebuild-window ID`: what the model would see at the session's next call, rebuilt from the
+ * log: the system prompt (the session's `context.added` parts) and the window, with its summaries, fitted
+ * to the configured `budgets.window_tokens` less the system prompt's tokens, as the floor fits it (before
  * any compaction the next turn makes). Reads only the window's end of the log.
  */
 export function logRebuildWindowCommand(id: string, options: { json?: boolean }): Promise<number> {
@@ -85,14 +86,23 @@ export function logRebuildWindowCommand(id: string, options: { json?: boolean })
     withLog((log, sessions) => {
       sessions.get(id);
       const budgets = { ...DEFAULT_BUDGETS, ...budgetsFrom(loadConfig(configPath())) };
-      const view = SessionWindow.open(log, id, { windowTokens: budgets.windowTokens, answerTokens: budgets.answerTokens }).view();
+      const system = sessions.lineageOf(id, ['context.added']).map((e) => {
+        const p = e.payload as { id?: unknown; source?: unknown; text?: unknown; tokens?: unknown };
+        return { seq: e.seq, id: String(p.id), source: String(p.source), tokens: Number(p.tokens) || 0, text: String(p.text ?? '') };
+      });
+      const systemTokens = system.reduce((sum, part) => sum + part.tokens, 0);
+      const view = SessionWindow.open(log, id, { windowTokens: budgets.windowTokens - systemTokens, answerTokens: budgets.answerTokens }).view();
       if (options.json) {
         const entries = view.entries.map((e) => ({ kind: e.kind, session: e.session, from_seq: e.fromSeq, to_seq: e.toSeq, tokens: e.tokens, message: e.message }));
-        process.stdout.write(`${jsonText({ session: id, tokens: view.tokens, budget: view.budget, window_tokens: budgets.windowTokens, entries })}\n`);
+        process.stdout.write(`${jsonText({ session: id, system, system_tokens: systemTokens, tokens: view.tokens, budget: view.budget, window_tokens: budgets.windowTokens, entries })}\n`);
         return EXIT.OK;
       }
-      const rows = view.entries.map((e) => [seqs(e, id), e.kind, String(e.tokens), preview(e)]);
-      process.stdout.write(forTerminal(`window of ${id}: ${view.entries.length} messages, ~${view.tokens} tokens (compaction budget ${view.budget} of ${budgets.windowTokens})\n`));
+      const rows = [
+        ...system.map((part) => [String(part.seq), 'system', String(part.tokens), `${part.id} from ${part.source}`]),
+        ...view.entries.map((e) => [seqs(e, id), e.kind, String(e.tokens), preview(e)]),
+      ];
+      const brief = system.length > 0 ? `a system prompt of ${system.length} part(s), ~${systemTokens} tokens, and ` : '';
+      process.stdout.write(forTerminal(`window of ${id}: ${brief}${view.entries.length} messages, ~${view.tokens} tokens (compaction budget ${view.budget} of ${budgets.windowTokens})\n`));
       process.stdout.write(forTerminal(formatTable(['SEQ', 'KIND', 'TOKENS', 'MESSAGE'], rows)));
       return EXIT.OK;
     }),

@@ -4,25 +4,31 @@ import { pluginContextFor } from '@nodwyn/testing';
 import { answer, RecordingFloor, twoSteps } from '../test/recording-floor.js';
 import { loopDefaultPlugin } from './plugin.js';
 
+/** The plugin registered on a context that records what it registers and appends; no judge is loaded. */
+async function registered() {
+  const loops: LoopStrategy[] = [];
+  const commands: AgentCommand[] = [];
+  const appended: unknown[] = [];
+  const context = pluginContextFor(loopDefaultPlugin, {
+    loops: { register: (strategy) => void loops.push(strategy) },
+    agentCommands: { register: (command) => void commands.push(command) },
+    events: { append: (session, type, payload) => void appended.push({ session, type, payload }) },
+    services: {
+      provide: () => {
+        throw new Error('services.provide is not used by loop-default');
+      },
+      get: () => {
+        throw new EnvelopeError({ category: 'NOT_FOUND', code: 'SERVICE_NOT_FOUND', remediation: 'No plugin provides service "judge".' });
+      },
+    },
+  });
+  await loopDefaultPlugin.register(context);
+  return { loops, commands, appended };
+}
+
 describe('loopDefaultPlugin', () => {
   it('registers exactly the default strategy and /compact its manifest provides, and runs without a judge loaded', async () => {
-    const loops: LoopStrategy[] = [];
-    const commands: AgentCommand[] = [];
-    const appended: unknown[] = [];
-    const context = pluginContextFor(loopDefaultPlugin, {
-      loops: { register: (strategy) => void loops.push(strategy) },
-      agentCommands: { register: (command) => void commands.push(command) },
-      events: { append: (session, type, payload) => void appended.push({ session, type, payload }) },
-      services: {
-        provide: () => {
-          throw new Error('services.provide is not used by loop-default');
-        },
-        get: () => {
-          throw new EnvelopeError({ category: 'NOT_FOUND', code: 'SERVICE_NOT_FOUND', remediation: 'No plugin provides service "judge".' });
-        },
-      },
-    });
-    await loopDefaultPlugin.register(context);
+    const { loops, commands } = await registered();
     expect(loops.map((l) => l.id)).toEqual(['default']);
     expect(commands.map((c) => c.name)).toEqual(['compact']);
     expect(loopDefaultPlugin.manifest.provides).toEqual(['loop:default', 'agent-command:compact']);
@@ -33,16 +39,7 @@ describe('loopDefaultPlugin', () => {
   });
 
   it('/compact is logged and makes the next turn of that session compact first, with its focus', async () => {
-    const loops: LoopStrategy[] = [];
-    const commands: AgentCommand[] = [];
-    const appended: unknown[] = [];
-    const context = pluginContextFor(loopDefaultPlugin, {
-      loops: { register: (strategy) => void loops.push(strategy) },
-      agentCommands: { register: (command) => void commands.push(command) },
-      events: { append: (session, type, payload) => void appended.push({ session, type, payload }) },
-      services: { provide: () => undefined, get: () => { throw new EnvelopeError({ category: 'NOT_FOUND', code: 'SERVICE_NOT_FOUND', remediation: 'none' }); } },
-    });
-    await loopDefaultPlugin.register(context);
+    const { loops, commands, appended } = await registered();
     const floor = new RecordingFloor([answer('Hi.')], { view: twoSteps() });
     const reply = await commands[0]!.run({ session: floor.session, input: 'the failing test', signal: new AbortController().signal });
     expect(reply).toContain('the failing test');

@@ -1,4 +1,5 @@
 export { NodwynClient, type ClientOptions, type ClientTransport, type Dialer, type FsHandlers } from './nodwyn-client.js';
+export { ConsoleApi, type Requester } from './console-api.js';
 export { connectStream, connectWebSocket, type WebSocketConnectOptions } from './connect.js';
 export { linkedStreams, type LinkedStreams } from './linked-streams.js';
 export { webSocketStream, type WebSocketStreamOptions } from './web-socket-stream.js';

@@ -40,6 +40,7 @@ import {
   type SessionSummary,
 } from '@nodwyn/protocol';
 import { backoffDelay, reconnectPolicy, sleep, type ReconnectOptions, type ReconnectPolicy } from './backoff.js';
+import { ConsoleApi } from './console-api.js';
 import { EventFeed } from './event-feed.js';
 import { endLink, openLink, type Link } from './link.js';
 import { answerPermission } from './permission.js';
@@ -90,6 +91,8 @@ export class NodwynClient implements FrontendClient {
   private closedError: ProtocolError | undefined;
   private permission: PermissionHandler | undefined;
   private readonly reportFrame = (error: ProtocolError) => this.feed.report(error);
+  /** The console methods: login link, log, secrets, bindings, capabilities, settings. */
+  readonly console = new ConsoleApi((method, params) => this.call(method, params));
 
   private constructor(transport: ClientTransport, options: ClientOptions) {
     this.dial = 'dial' in transport ? transport.dial : undefined;
@@ -196,6 +199,10 @@ export class NodwynClient implements FrontendClient {
   async configureProvider(choice: { provider: string; model: string; apiKey?: string; baseUrl?: string }): Promise<{ provider: string; model: string; secret?: string; config: string }> {
     const method = NODWYN_METHODS.providersConfigure;
     return checkResult(ProvidersConfigureResultSchema, await this.call(method, checkParams(ProvidersConfigureParamsSchema, choice, method)), method);
+  }
+
+  loginLink(): Promise<{ url: string; expiresInMs: number }> {
+    return this.console.loginLink();
   }
 
   onPermission(handler: PermissionHandler | undefined): void {

@@ -56,6 +56,8 @@ export interface FrontendClient {
   listProviders(): Promise<{ providers: readonly ProviderChoice[]; configured?: { provider: string; model?: string } }>;
   /** `_nodwyn/providers/configure`: sets the provider and model; the key goes to the keychain only. */
   configureProvider(choice: { provider: string; model: string; apiKey?: string; baseUrl?: string }): Promise<{ provider: string; model: string; secret?: string; config: string }>;
+  /** `_nodwyn/login-link`: a one-time link that logs a browser into the web console. */
+  loginLink(): Promise<{ url: string; expiresInMs: number }>;
   /** Who answers `session/request_permission`; without a handler the question stays for other clients. */
   onPermission(handler: PermissionHandler | undefined): void;
   /** Subscribes to every event; returns the unsubscribe function. */

@@ -63,6 +63,7 @@ export function recordingFrontendClient(): RecordingFrontendClient {
     completeFiles: (workspace, prefix, limit) => call('completeFiles', [workspace, prefix, limit], () => []),
     listProviders: () => call('listProviders', [], () => ({ providers: [] })),
     configureProvider: (choice) => call('configureProvider', [choice], () => ({ provider: choice.provider, model: choice.model, config: 'config.toml' })),
+    loginLink: () => call('loginLink', [], () => ({ url: 'http://127.0.0.1:7420/login?t=recorded', expiresInMs: 60_000 })),
     onPermission(handler) {
       calls.push({ method: 'onPermission', args: [handler] });
     },

@@ -14,8 +14,11 @@ export function connectStream(stream: Stream, options: ClientOptions): Promise<N
 export interface WebSocketConnectOptions extends ClientOptions {
   /** The daemon's `url` from serve.json: `ws://127.0.0.1:PORT/acp`. */
   readonly url: string;
-  /** The daemon's token from serve.json. */
-  readonly token: string;
+  /**
+   * The daemon's token from serve.json. Left out by the web console's page, whose browser sends the
+   * console's HttpOnly session cookie with the upgrade instead, so no token is ever in the page.
+   */
+  readonly token?: string;
   /** The WebSocket constructor; the global one (a browser's) unless given. */
   readonly WebSocket?: WebSocketConstructor;
   /** How to come back after the connection drops; `false` never reconnects. */
@@ -53,10 +56,10 @@ export function connectWebSocket(options: WebSocketConnectOptions): Promise<Nodw
   return NodwynClient.connect({ dial, reconnect: options.reconnect }, options);
 }
 
-/** `url` with the token as its `token` query parameter; undefined when `url` is not a URL. */
-function withToken(url: string, token: string): string | undefined {
+/** `url` with the token (when given) as its `token` query parameter; undefined when `url` is not a URL. */
+function withToken(url: string, token: string | undefined): string | undefined {
   if (!URL.canParse(url)) return undefined;
   const parsed = new URL(url);
-  parsed.searchParams.set('token', token);
+  if (token !== undefined) parsed.searchParams.set('token', token);
   return parsed.toString();
 }

@@ -40,7 +40,7 @@ function sessionTables(sessions: readonly SessionRow[]): HTMLElement {
   );
 }
 
-function newSessionForm(context: AppContext, status: HTMLElement, workspace: () => string | undefined): HTMLElement {
+function newSessionForm(context: AppContext, status: HTMLElement): { form: HTMLElement; input: HTMLInputElement } {
   const input = h('input', { id: 'workspace', name: 'workspace', type: 'text', required: true, placeholder: '/path/to/your/project', autocomplete: 'off', spellcheck: 'false' });
   const pick = context.desktop
     ? h('button', { type: 'button', class: 'secondary', onClick: () => void choose() }, 'Choose folder…')
@@ -59,18 +59,15 @@ function newSessionForm(context: AppContext, status: HTMLElement, workspace: () 
       (error: unknown) => replace(status, errorView(error)),
     );
   });
-  queueMicrotask(() => {
-    if (!input.value) input.value = workspace() ?? '';
-  });
-  return form;
+  return { form, input };
 }
 
 /** The sessions page: every session by workspace, its state, last activity and cost; a new session. */
 export const sessionsPage: Page = (root, context) => {
-  let sessions: readonly SessionRow[] = [];
   const status = h('div', { class: 'status', 'aria-live': 'polite' });
   const list = h('div', { class: 'session-list', 'aria-busy': 'true' }, h('p', { class: 'empty' }, 'Loading sessions…'));
-  replace(root, h('h1', {}, 'Sessions'), newSessionForm(context, status, () => sessions[0]?.workspace), status, list);
+  const create = newSessionForm(context, status);
+  replace(root, h('h1', {}, 'Sessions'), create.form, status, list);
   let stopped = false;
   let shown = '';
   const load = () =>
@@ -80,7 +77,8 @@ export const sessionsPage: Page = (root, context) => {
         const json = JSON.stringify(rows);
         if (stopped || json === shown) return;
         shown = json;
-        sessions = rows;
+        // The workspace of the latest session is the likeliest next one.
+        if (!create.input.value && rows[0]) create.input.value = groupByWorkspace(rows)[0]!.workspace;
         list.setAttribute('aria-busy', 'false');
         replace(list, sessionTables(rows));
       },

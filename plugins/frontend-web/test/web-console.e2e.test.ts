@@ -1,0 +1,168 @@
+/// <reference lib="dom" />
+import { connectDaemon } from '@nodwyn/client/node';
+import type { LogEvent } from '@nodwyn/protocol';
+import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { launchBrowser, pngSize } from './browser.js';
+import { Daemon, until } from './daemon.js';
+
+const SCREENSHOTS = fileURLToPath(new URL('./screenshots', import.meta.url));
+const XSS = `<script>window.__xss='script'</script><img src=x onerror="window.__xss='img'"><a href="javascript:window.__xss='link'">x</a>`;
+const SECRET = 'Kq8Vw2Zr5Tn9Lp3Xs7Hd1Mf6Bc4Jg0Ye';
+
+/** Every file under `dir`, recursively. */
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? files(path) : [path];
+  });
+}
+
+describe('the web console in Chromium, against a real nodwyn serve', () => {
+  const daemon = new Daemon([
+    { text: 'Looking at it with **bold** care.', toolCalls: [{ name: 'shell', args: { command: `printf '%s' '${XSS.replace(/'/g, `'"'"'`)}'` } }] },
+    { text: 'All done: the output is above.' },
+  ]);
+  let browser: Awaited<ReturnType<typeof launchBrowser>>;
+  let context: BrowserContext;
+  let page: Page;
+  let sessionId = '';
+  const dialogs: string[] = [];
+  const violations: string[] = [];
+
+  beforeAll(async () => {
+    await daemon.start();
+    browser = await launchBrowser();
+    context = browser.context;
+    page = context.pages()[0] ?? (await context.newPage());
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+    page.on('console', (message) => message.text().includes('Content Security Policy') && violations.push(message.text()));
+    mkdirSync(SCREENSHOTS, { recursive: true });
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    daemon.stop();
+  });
+
+  async function shoot(name: string): Promise<void> {
+    for (const [width, height] of [[1280, 800], [375, 812]] as const) {
+      await page.setViewportSize({ width, height });
+      await page.waitForTimeout(150);
+      const path = join(SCREENSHOTS, `${name}-${width}x${height}.png`);
+      await page.screenshot({ path });
+      expect(statSync(path).size).toBeGreaterThan(2000);
+      expect(pngSize(path)).toEqual({ width, height });
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+  }
+
+  it('answers 401 to every request without the cookie', async () => {
+    for (const path of ['/', '/assets/index.js', '/anything']) {
+      const response = await fetch(`${daemon.origin}${path}`);
+      expect(response.status, path).toBe(401);
+    }
+  });
+
+  it('logs in through the one-time link (HttpOnly, SameSite=Strict cookie), which is spent after one use', async () => {
+    const link = await daemon.loginLink();
+    await page.goto(link);
+    expect(new URL(page.url()).search).toBe('');
+    await page.waitForSelector('.connection-open', { timeout: 10_000 });
+    const [cookie] = (await context.cookies()).filter((c) => c.name === 'nodwyn_session');
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict' });
+    expect(await page.evaluate(() => document.cookie)).toBe('');
+    expect(await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }))).toBe('{}{}');
+    expect((await fetch(link, { redirect: 'manual' })).status).toBe(401);
+  });
+
+  it('refuses a WebSocket from another origin, even with the cookie', async () => {
+    const [cookie] = (await context.cookies()).filter((c) => c.name === 'nodwyn_session');
+    const status = await new Promise<number>((resolve) => {
+      const socket = new WebSocket(daemon.info.url, { headers: { origin: 'http://evil.example', cookie: `nodwyn_session=${cookie!.value}` } });
+      socket.on('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0));
+      socket.on('open', () => resolve(101));
+      socket.on('error', () => resolve(-1));
+    });
+    expect(status).toBe(403);
+  });
+
+  it('starts a session, streams the answer as Markdown, and answers the confirmation while a second client sees it decided', async () => {
+    await page.fill('#workspace', daemon.workspace);
+    await page.press('#workspace', 'Enter');
+    await page.waitForSelector('#prompt');
+    sessionId = decodeURIComponent(new URL(page.url()).hash.replace('#/session/', ''));
+    const watcher = await connectDaemon({ home: daemon.home, clientInfo: { name: 'e2e-watcher', version: '1.0.0' }, reconnect: false });
+    const seen: LogEvent[] = [];
+    watcher.onEvent((event) => event.type === 'log' && seen.push(event.event));
+    await watcher.attach(sessionId, 0);
+    try {
+      await page.fill('#prompt', 'show me the output');
+      await page.press('#prompt', 'Enter');
+      await page.waitForSelector('.question button', { timeout: 15_000 });
+      expect(await page.$$eval('.question button', (buttons) => buttons.map((b) => b.getAttribute('data-option')))).toEqual(['allow_once', 'allow_always', 'reject_once', 'reject_always']);
+      await page.waitForSelector('.vlist strong');
+      expect(await page.textContent('.vlist strong')).toBe('bold');
+      await shoot('session-question');
+      await page.click('.question button[data-option="allow_once"]');
+      await until(() => seen.some((e) => e.type === 'confirmation.decided'), 15_000);
+      const decided = seen.find((e) => e.type === 'confirmation.decided')!;
+      expect(decided.payload).toMatchObject({ granted: true, option: 'allow_once' });
+      expect(String(decided.payload.by)).toContain('nodwyn-web');
+      await page.waitForFunction(() => document.querySelector('.vlist')?.textContent?.includes('All done'), undefined, { timeout: 15_000 });
+      expect(await page.textContent('.vlist')).toContain('answered by');
+    } finally {
+      await watcher.close();
+    }
+  });
+
+  it('shows a tool result holding <script>, <img onerror> and a javascript: link as text, and runs none of it', async () => {
+    const text = await page.textContent('.vlist');
+    expect(text).toContain(XSS);
+    expect(await page.evaluate(() => (window as { __xss?: string }).__xss)).toBeUndefined();
+    expect(await page.$$('.vlist img, .vlist script, .vlist a[href^="javascript"]')).toHaveLength(0);
+    expect(dialogs).toEqual([]);
+    await shoot('session');
+  });
+
+  it('opens the log view with every event and its chain, and verify passes', async () => {
+    await page.goto(`${daemon.origin}/#/log/${encodeURIComponent(sessionId)}`);
+    await page.waitForSelector('.log-row');
+    expect(await page.$$eval('.log-row .type', (rows) => rows.map((r) => r.textContent))).toContain('confirmation.decided');
+    await page.click('.toolbar button');
+    await page.waitForSelector('.verdict.ok', { timeout: 10_000 });
+    expect(await page.textContent('.verdict')).toMatch(/^Verified: \d+ events/);
+    await shoot('log');
+  });
+
+  it('adds a secret whose value shows nowhere: not in the page, the log database or the daemon output', async () => {
+    await page.goto(`${daemon.origin}/#/secrets`);
+    await page.fill('#secret-name', 'web-e2e');
+    await page.fill('#secret-class', 'control-plane');
+    await page.fill('#secret-value', SECRET);
+    await page.press('#secret-value', 'Enter');
+    await page.waitForFunction(() => document.querySelector('main table')?.textContent?.includes('web-e2e'), undefined, { timeout: 10_000 });
+    expect(await page.inputValue('#secret-value')).toBe('');
+    expect(await page.content()).not.toContain(SECRET);
+    await shoot('secrets');
+    for (const file of files(daemon.home)) expect(readFileSync(file).includes(SECRET), file).toBe(false);
+    expect(daemon.output).not.toContain(SECRET);
+  });
+
+  it('draws the sessions, capabilities, bindings and settings pages, readable at phone width', async () => {
+    for (const [name, selector] of [['sessions', 'table.sessions'], ['capabilities', '#cap-workspace'], ['bindings', 'form'], ['settings', 'main form, main .error']] as const) {
+      await page.goto(`${daemon.origin}/#/${name}`);
+      await page.waitForSelector(selector, { timeout: 10_000 });
+      await shoot(name);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect(overflow, name).toBeLessThanOrEqual(0);
+    }
+    expect(violations).toEqual([]);
+  });
+});

@@ -11,6 +11,7 @@ import { benchSandboxes } from './sandbox-bench.js';
 import { benchServe } from './serve-bench.js';
 import { benchStreaming } from './stream-bench.js';
 import { benchTui } from './tui-bench.js';
+import { benchWeb } from './web-bench.js';
 import { printTable, type Row } from './stats.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -26,6 +27,7 @@ const GROUPS: Record<string, () => Row[] | Promise<Row[]>> = {
   sandboxes: () => benchSandboxes(),
   serve: () => benchServe(root, dir),
   tui: () => benchTui(root, dir),
+  web: () => benchWeb(root, dir),
   memory: () => benchMemory(dir),
   context: () => benchContext(root, dir),
 };

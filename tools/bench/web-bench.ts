@@ -1,0 +1,105 @@
+import { EventLog } from '@nodwyn/kernel';
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { chromium } from 'playwright-core';
+import { build } from 'vite';
+import { percentile, type Row } from './stats.js';
+
+/** A NODWYN_HOME with 200 short sessions and one of about 25 MB, whose last answer is known. */
+function homeWithSessions(dir: string): { home: string; workspace: string; long: string; last: string } {
+  const home = join(dir, 'web-home');
+  const workspace = join(dir, 'web-workspace');
+  mkdirSync(home, { recursive: true });
+  mkdirSync(workspace, { recursive: true });
+  const script = join(dir, 'web-script.json');
+  writeFileSync(script, JSON.stringify({ replies: [{ text: 'hi' }] }));
+  writeFileSync(join(home, 'config.toml'), `[provider]\ndefault = "scripted"\n[provider.scripted]\nscript = "${script}"\n`);
+  const log = EventLog.open({ path: join(home, 'nodwyn.db'), keyPath: join(home, 'log.key') });
+  const long = 's-web-bench-long';
+  const last = 'The last answer of the long session.';
+  try {
+    for (let i = 0; i < 199; i++) {
+      const session = `s-web-bench-${i}`;
+      log.append(session, { type: 'session.created', actor: 'kernel', payload: { workspace: join(workspace, String(i % 7)), title: `session ${i}` } });
+      log.append(session, { type: 'message.user', actor: 'user', payload: { text: `question ${i}` } });
+    }
+    log.append(long, { type: 'session.created', actor: 'kernel', payload: { workspace } });
+    const answer = 'lorem ipsum **dolor** sit amet '.repeat(34);
+    const round = Array.from({ length: 500 }, (_, i) => (i % 2 === 0 ? { type: 'message.user', actor: 'user', payload: { text: `question ${i}` } } : { type: 'message.assistant', actor: 'model', payload: { text: answer, tool_calls: [], stop_reason: 'end_turn', provider: 'bench' } }));
+    const size = () => statSync(join(home, 'nodwyn.db')).size + (statSync(join(home, 'nodwyn.db-wal'), { throwIfNoEntry: false })?.size ?? 0);
+    while (size() < 25 * 1024 * 1024) log.appendBatch(long, round);
+    log.append(long, { type: 'message.user', actor: 'user', payload: { text: 'one more question' } });
+    log.append(long, { type: 'message.assistant', actor: 'model', payload: { text: last, tool_calls: [], stop_reason: 'end_turn', provider: 'bench' } });
+  } finally {
+    log.close();
+  }
+  return { home, workspace, long, last };
+}
+
+/** The console's JavaScript as served (dist/web/assets), gzipped, in KB. */
+function gzippedJsKb(root: string): number {
+  const assets = join(root, 'plugins', 'frontend-web', 'dist', 'web', 'assets');
+  return readdirSync(assets)
+    .filter((name) => name.endsWith('.js'))
+    .reduce((sum, name) => sum + gzipSync(readFileSync(join(assets, name))).length, 0) / 1024;
+}
+
+/** Issue 14's figures: the web console in Chromium against the real daemon (login link, cookie, WebSocket). */
+export async function benchWeb(root: string, dir: string): Promise<Row[]> {
+  // The daemon serves plugins/frontend-web/dist/web when run from source: build it from the current code.
+  await build({ configFile: join(root, 'plugins', 'frontend-web', 'app', 'vite.config.ts'), logLevel: 'warn' });
+  const { home, workspace, long, last } = homeWithSessions(dir);
+  const env = { PATH: process.env.PATH, HOME: dir, NODWYN_HOME: home };
+  const daemon = spawn(process.execPath, [join(root, 'apps', 'cli', 'bin', 'nodwyn.mjs'), 'serve', '--port', '0'], { cwd: workspace, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const profile = mkdtempSync(join(tmpdir(), 'nodwyn-bench-chromium-'));
+  try {
+    await new Promise((resolve, reject) => {
+      daemon.stdout!.once('data', resolve);
+      daemon.once('exit', (code) => reject(new Error(`web bench: nodwyn serve exited ${code}`)));
+    });
+    const info = JSON.parse(readFileSync(join(home, 'serve.json'), 'utf8')) as { http: string; token: string };
+    const origin = new URL(info.http).origin;
+    const linked = await fetch(`${origin}/_nodwyn/login-link`, { method: 'POST', headers: { authorization: `Bearer ${info.token}` } });
+    const { url } = (await linked.json()) as { url: string };
+    const context = await chromium.launchPersistentContext(profile, {
+      executablePath: '/usr/bin/chromium',
+      headless: true,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      viewport: { width: 1280, height: 800 },
+    });
+    try {
+      const page = context.pages()[0] ?? (await context.newPage());
+      await page.goto(url);
+      // Time since the navigation started, as the page itself measures it, at the moment `done` holds.
+      const timed = async (target: string, done: string): Promise<number> => {
+        await page.goto('about:blank');
+        await page.goto(target);
+        return page.waitForFunction(`(${done}) ? performance.now() : false`, undefined, { timeout: 20_000, polling: 'raf' }).then((handle) => handle.jsonValue() as Promise<number>);
+      };
+      const listed = `document.querySelectorAll('table.sessions tbody tr').length >= 200`;
+      const opened = `document.querySelector('.vlist')?.textContent?.includes(${JSON.stringify(last)})`;
+      await timed(`${origin}/#/sessions`, listed);
+      const paints = [];
+      for (let i = 0; i < 7; i++) paints.push(await timed(`${origin}/#/sessions`, listed));
+      const sessionTarget = `${origin}/#/session/${encodeURIComponent(long)}`;
+      await timed(sessionTarget, opened);
+      const opens = [];
+      for (let i = 0; i < 5; i++) opens.push(await timed(sessionTarget, opened));
+      const rows = await page.evaluate('document.querySelectorAll(".vlist .vrows > *").length');
+      const kb = gzippedJsKb(root);
+      return [
+        { name: 'console first paint, 200 sessions listed', value: `${percentile(paints, 50).toFixed(0)} ms`, target: '≤ 300 ms', ok: percentile(paints, 50) <= 300, note: 'median of 7: Chromium, navigation start to the 200 rows drawn (WebSocket, initialize, list)' },
+        { name: 'open a 25 MB session to its first frame', value: `${percentile(opens, 50).toFixed(0)} ms`, target: '≤ 500 ms', ok: percentile(opens, 50) <= 500, note: `median of 5, to the last answer shown; ${String(rows)} rows in the DOM (virtualised)` },
+        { name: "the console's JavaScript, gzipped", value: `${kb.toFixed(1)} KB`, target: '≤ 150 KB', ok: kb <= 150, note: 'every chunk of dist/web/assets; the first paint loads only the entry chunk' },
+      ];
+    } finally {
+      await context.close();
+    }
+  } finally {
+    daemon.kill('SIGTERM');
+    rmSync(profile, { recursive: true, force: true });
+  }
+}

@@ -100,6 +100,8 @@ export class VirtualList<T> {
     this.padBottom.style.height = `${window.padBottom}px`;
     if (this.measure(window.start, nodes)) this.schedule();
     if (this.stick) el.scrollTop = el.scrollHeight;
+    // Rows too few to scroll: no scroll-up will ever ask for earlier ones, so ask now.
+    if (window.total <= el.clientHeight && this.items.length > 0) this.options.onNearTop?.();
   }
 
   /** Records the drawn rows' heights; true when one differed from what the offsets assumed. */

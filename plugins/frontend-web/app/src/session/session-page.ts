@@ -10,7 +10,7 @@ import { reduceSession, type SessionAction } from './session-reducer.js';
 import { statusText } from './status-line.js';
 
 /** How many of the latest events a session opens with; earlier ones load on scroll-up. */
-export const TAIL_EVENTS = 300;
+export const TAIL_EVENTS = 100;
 const PAGE = 200;
 
 /** The seq to attach from so only the tail arrives: the log's head (else the sessions list's count) less `TAIL_EVENTS`. */

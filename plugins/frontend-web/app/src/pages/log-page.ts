@@ -18,7 +18,7 @@ function eventRow(event: LogEvent, onToggle: () => void): HTMLElement {
     h('span', { class: 'seq' }, line.seq),
     h('code', { class: 'type' }, line.type),
     h('span', { class: 'actor' }, line.actor),
-    h('time', { datetime: line.ts }, line.ts),
+    h('time', { datetime: line.ts, title: line.ts }, line.ts.slice(11, 23) || line.ts),
     h('code', { class: 'chain', title: `prev ${event.prev}\nhash ${event.hash}` }, line.chain),
     payload,
   );

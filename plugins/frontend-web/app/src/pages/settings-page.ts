@@ -7,7 +7,9 @@ function control(id: string, field: SettingField, value: unknown): HTMLInputElem
   const shown = formValue(field, value);
   if (field.type === 'boolean') return h('input', { id, type: 'checkbox', checked: shown === true });
   if (field.type === 'enum') {
-    return h('select', { id }, h('option', { value: '' }, '(unset)'), ...(field.options ?? []).map((option) => h('option', { value: option, selected: option === shown }, option)));
+    // A value the field does not offer (a provider left out of the list) stays: saving must not drop it.
+    const options = shown !== '' && !(field.options ?? []).includes(String(shown)) ? [...(field.options ?? []), String(shown)] : (field.options ?? []);
+    return h('select', { id }, h('option', { value: '' }, '(unset)'), ...options.map((option) => h('option', { value: option, selected: option === shown }, option)));
   }
   const numeric = field.type === 'number' || field.type === 'integer';
   return h('input', { id, type: numeric ? 'number' : 'text', value: String(shown), step: field.type === 'integer' ? '1' : numeric ? 'any' : undefined, min: field.min, max: field.max, autocomplete: 'off', spellcheck: 'false' });

@@ -86,6 +86,10 @@ export async function benchWeb(root: string, dir: string): Promise<Row[]> {
       await timed(`${origin}/#/sessions`, listed, '200');
       const paints = [];
       for (let i = 0; i < 7; i++) paints.push(await timed(`${origin}/#/sessions`, listed, '200'));
+      const marks = await page.evaluate(() => {
+        const at = (name: string) => Math.round(performance.getEntriesByName(name)[0]?.startTime ?? Number.NaN);
+        return `script run by ${Math.round((performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).domContentLoadedEventEnd)} ms, connected ${at('nodwyn:connected')} ms, listed ${at('nodwyn:sessions-listed')} ms`;
+      });
       const sessionTarget = `${origin}/#/session/${encodeURIComponent(long)}`;
       await timed(sessionTarget, opened, last);
       const opens = [];
@@ -93,7 +97,7 @@ export async function benchWeb(root: string, dir: string): Promise<Row[]> {
       const rows = await page.evaluate('document.querySelectorAll(".vlist .vrows > *").length');
       const kb = gzippedJsKb(root);
       return [
-        { name: 'console first paint, 200 sessions listed', value: `${percentile(paints, 50).toFixed(0)} ms`, target: '≤ 300 ms', ok: percentile(paints, 50) <= 300, note: 'median of 7: Chromium, navigation start to the 200 rows drawn (WebSocket, initialize, list)' },
+        { name: 'console first paint, 200 sessions listed', value: `${percentile(paints, 50).toFixed(0)} ms`, target: '≤ 300 ms', ok: percentile(paints, 50) <= 300, note: `median of 7: Chromium, navigation start to the 200 rows drawn; the last run: ${marks}` },
         { name: 'open a 25 MB session to its first frame', value: `${percentile(opens, 50).toFixed(0)} ms`, target: '≤ 500 ms', ok: percentile(opens, 50) <= 500, note: `median of 5, to the last answer shown; ${String(rows)} rows in the DOM (virtualised)` },
         { name: "the console's JavaScript, gzipped", value: `${kb.toFixed(1)} KB`, target: '≤ 150 KB', ok: kb <= 150, note: 'every chunk of dist/web/assets; the first paint loads only the entry chunk' },
       ];

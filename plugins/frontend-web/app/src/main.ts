@@ -84,6 +84,8 @@ async function start(): Promise<void> {
     replace(main, h('h1', {}, 'Not connected'), errorView(error), h('p', {}, 'Run `nodwyn web` for a fresh login link, then open it in this browser.'));
     return;
   }
+  // Marks the bench reads (tools/bench/web-bench.ts) to split a first paint into its parts.
+  performance.mark('nodwyn:connected');
   showConnection(connection, 'open');
   client.onEvent((event) => {
     if (event.type === 'connection') showConnection(connection, event.state, event.state === 'reconnecting' ? `attempt ${event.attempt ?? 1}` : event.error);

@@ -81,6 +81,7 @@ export const sessionsPage: Page = (root, context) => {
         if (!create.input.value && rows[0]) create.input.value = groupByWorkspace(rows)[0]!.workspace;
         list.setAttribute('aria-busy', 'false');
         replace(list, sessionTables(rows));
+        performance.mark('nodwyn:sessions-listed');
       },
       (error: unknown) => !stopped && replace(list, errorView(error)),
     );

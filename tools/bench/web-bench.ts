@@ -95,8 +95,9 @@ export async function benchWeb(root: string, dir: string): Promise<Row[]> {
       const paints = [];
       for (let i = 0; i < 7; i++) paints.push(await timed(`${origin}/#/sessions`, listed, '200'));
       const marks = await page.evaluate(() => {
+        const { location } = globalThis as unknown as { location: { href: string } };
         const at = (name: string) => Math.round(performance.getEntriesByName(name)[0]?.startTime ?? Number.NaN);
-        return `script run by ${Math.round((performance.getEntriesByType('navigation')[0] as unknown as { domContentLoadedEventEnd: number }).domContentLoadedEventEnd)} ms, connected ${at('nodwyn:connected')} ms, listed ${at('nodwyn:sessions-listed')} ms`;
+        return `script run by ${Math.round((performance.getEntriesByName(location.href)[0] as unknown as { domContentLoadedEventEnd: number }).domContentLoadedEventEnd)} ms, connected ${at('nodwyn:connected')} ms, listed ${at('nodwyn:sessions-listed')} ms`;
       });
       const sessionTarget = `${origin}/#/session/${encodeURIComponent(long)}`;
       await timed(sessionTarget, opened, last);

@@ -97,7 +97,7 @@ export async function benchWeb(root: string, dir: string): Promise<Row[]> {
       const marks = await page.evaluate(() => {
         const { location } = globalThis as unknown as { location: { href: string } };
         const at = (name: string) => Math.round(performance.getEntriesByName(name)[0]?.startTime ?? Number.NaN);
-        return `script run by ${Math.round((performance.getEntriesByName(location.href)[0] as unknown as { domContentLoadedEventEnd: number }).domContentLoadedEventEnd)} ms, connected ${at('nodwyn:connected')} ms, listed ${at('nodwyn:sessions-listed')} ms`;
+        return `script run by ${Math.round((performance.getEntriesByName(location.href.split('#')[0]!)[0] as unknown as { domContentLoadedEventEnd?: number } | undefined)?.domContentLoadedEventEnd ?? Number.NaN)} ms, connected ${at('nodwyn:connected')} ms, listed ${at('nodwyn:sessions-listed')} ms`;
       });
       const sessionTarget = `${origin}/#/session/${encodeURIComponent(long)}`;
       await timed(sessionTarget, opened, last);

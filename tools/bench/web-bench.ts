@@ -94,11 +94,13 @@ export async function benchWeb(root: string, dir: string): Promise<Row[]> {
       await timed(`${origin}/#/sessions`, listed, '200');
       const paints = [];
       for (let i = 0; i < 7; i++) paints.push(await timed(`${origin}/#/sessions`, listed, '200'));
-      const marks = await page.evaluate(() => {
+      // No named function inside: tsx would wrap it in a helper the page does not have.
+      const [script, connected, listedAt] = await page.evaluate(() => {
         const { location } = globalThis as unknown as { location: { href: string } };
-        const at = (name: string) => Math.round(performance.getEntriesByName(name)[0]?.startTime ?? Number.NaN);
-        return `script run by ${Math.round((performance.getEntriesByName(location.href.split('#')[0]!)[0] as unknown as { domContentLoadedEventEnd?: number } | undefined)?.domContentLoadedEventEnd ?? Number.NaN)} ms, connected ${at('nodwyn:connected')} ms, listed ${at('nodwyn:sessions-listed')} ms`;
+        const navigation = performance.getEntriesByName(location.href.split('#')[0]!)[0] as unknown as { domContentLoadedEventEnd?: number } | undefined;
+        return [navigation?.domContentLoadedEventEnd ?? Number.NaN, ...['nodwyn:connected', 'nodwyn:sessions-listed'].map((name) => performance.getEntriesByName(name)[0]?.startTime ?? Number.NaN)].map((ms) => Math.round(ms));
       });
+      const marks = `script run by ${script} ms, connected ${connected} ms, listed ${listedAt} ms`;
       const sessionTarget = `${origin}/#/session/${encodeURIComponent(long)}`;
       await timed(sessionTarget, opened, last);
       const opens = [];

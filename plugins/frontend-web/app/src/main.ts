@@ -74,6 +74,9 @@ function router(context: AppContext, main: HTMLElement, nav: HTMLElement): void 
 
 async function start(): Promise<void> {
   const { main, connection, nav, banner } = shell();
+  // The first page's code loads while the WebSocket connects, not after.
+  const first = parseRoute(location.hash);
+  if (first.page !== 'sessions') void lazyPages[first.page]().catch(() => undefined);
   const desktop = desktopBridge();
   if (desktop) daemonBanner(banner, desktop);
   let client: NodwynClient;

@@ -10,7 +10,7 @@ import { reduceSession, type SessionAction } from './session-reducer.js';
 import { statusText } from './status-line.js';
 
 /** How many of the latest events a session opens with; earlier ones load on scroll-up. */
-export const TAIL_EVENTS = 100;
+export const TAIL_EVENTS = 60;
 const PAGE = 200;
 
 /** The seq to attach from so only the tail arrives: the log's head (else the sessions list's count) less `TAIL_EVENTS`. */
@@ -29,7 +29,9 @@ async function attachFrom(context: AppContext, sessionId: string): Promise<numbe
 async function open(context: AppContext, sessionId: string, replay: (event: LogEvent) => void): Promise<void> {
   const seen = context.client.lastSeq(sessionId);
   if (seen === 0) {
-    await context.client.attach(sessionId, await attachFrom(context, sessionId));
+    const from = await attachFrom(context, sessionId);
+    performance.mark('nodwyn:session-head');
+    await context.client.attach(sessionId, from);
     return;
   }
   const page = await context.client.console.logEvents({ sessionId, beforeSeq: seen + 1, limit: TAIL_EVENTS });
@@ -120,9 +122,11 @@ export const sessionPage: Page = (root, context, route) => {
     shown = state;
     list.refresh();
   };
+  // Drawn once the tail's replay is in (one first frame, not one per replayed event), then as events come.
+  let live = false;
   const dispatch = (action: SessionAction) => {
     state = reduceSession(state, action);
-    if (frame === 0) frame = requestAnimationFrame(render);
+    if (live && frame === 0) frame = requestAnimationFrame(render);
   };
   const loadEarlier = async () => {
     if (loadingEarlier || state.firstSeq === undefined || state.firstSeq <= 1) return;
@@ -145,9 +149,16 @@ export const sessionPage: Page = (root, context, route) => {
     .then(
       () => {
         attached = true;
+        live = true;
+        render();
+        performance.mark('nodwyn:session-attached');
         prompt.input.focus();
       },
-      (error: unknown) => replace(notices, errorView(error)),
+      (error: unknown) => {
+        live = true;
+        render();
+        replace(notices, errorView(error));
+      },
     );
   render();
   return () => {

@@ -165,4 +165,45 @@ describe('the web console in Chromium, against a real nodwyn serve', () => {
     }
     expect(violations).toEqual([]);
   });
+
+  it('adds and removes a binding with the keyboard, the removal behind a dialog that Escape dismisses', async () => {
+    await page.goto(`${daemon.origin}/#/bindings`);
+    await page.waitForSelector('#binding-class');
+    await page.fill('#binding-class', 'control-plane');
+    await page.fill('#binding-host', 'api.example.com');
+    await page.fill('#binding-positions', 'header:authorization');
+    await page.fill('#binding-methods', 'post');
+    await page.press('#binding-methods', 'Enter');
+    await page.waitForSelector('table.bindings td:text("api.example.com")', { timeout: 10_000 });
+    expect(await page.textContent('table.bindings')).toContain('POST');
+    await page.click('table.bindings button.danger');
+    await page.waitForSelector('dialog[open]');
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('dialog', { state: 'detached' });
+    expect(await page.$$('table.bindings tbody tr')).toHaveLength(1);
+    await page.click('table.bindings button.danger');
+    await page.waitForSelector('dialog[open]');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Cancel');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('table.bindings', { state: 'detached', timeout: 10_000 });
+  });
+
+  it('validates settings before saving: a bad value shows its envelope and is not written; a good one is saved', async () => {
+    await page.goto(`${daemon.origin}/#/settings`);
+    const field = '#setting-provider-anthropic-base_url';
+    await page.waitForSelector(field, { timeout: 10_000 });
+    const before = readFileSync(join(daemon.home, 'config.toml'), 'utf8');
+    await page.fill(field, 'ftp://nowhere.example');
+    await page.click('main form button[type=submit]');
+    await page.waitForSelector('.notices .error', { timeout: 10_000 });
+    expect(await page.textContent('.notices .error-code')).toMatch(/VALIDATION_FAILED/);
+    expect(readFileSync(join(daemon.home, 'config.toml'), 'utf8')).toBe(before);
+    await page.fill(field, 'https://llm.example.com');
+    await page.click('main form button[type=submit]');
+    await page.waitForFunction(() => document.querySelector('.notices')?.textContent?.startsWith('Saved to'), undefined, { timeout: 20_000 });
+    const after = readFileSync(join(daemon.home, 'config.toml'), 'utf8');
+    expect(after).toContain('https://llm.example.com');
+    expect(after).toContain('scripted');
+  });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formValue, settingsFromForm, type SettingField } from './settings-form.js';
+import { changedSections, formValue, settingsFromForm, type SettingField } from './settings-form.js';
 import { splitList } from './bindings-page.js';
 
 const fields: Record<string, Record<string, SettingField>> = {
@@ -27,5 +27,15 @@ describe('settingsFromForm', () => {
 describe('splitList', () => {
   it('splits on commas and spaces', () => {
     expect(splitList('header:authorization, query:key  GET')).toEqual(['header:authorization', 'query:key', 'GET']);
+  });
+});
+
+describe('changedSections', () => {
+  it('keeps only the sections whose values changed, whatever their key order', () => {
+    const before = { provider: { default: 'scripted', max_tokens: 10 }, judge: { enabled: true } };
+    expect(changedSections(before, { provider: { max_tokens: 10, default: 'scripted' }, judge: { enabled: false } })).toEqual({ judge: { enabled: false } });
+    expect(changedSections(before, { provider: { default: 'scripted', max_tokens: 10 }, judge: { enabled: true } })).toEqual({});
+    expect(changedSections({}, { judge: {} })).toEqual({});
+    expect(changedSections({}, { judge: { enabled: false } })).toEqual({ judge: { enabled: false } });
   });
 });

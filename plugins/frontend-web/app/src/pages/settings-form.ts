@@ -44,3 +44,16 @@ export function formValue(field: SettingField, value: unknown): RawValue {
   if (field.type === 'boolean') return value === true;
   return value === undefined || value === null ? '' : String(value);
 }
+
+/** A section's values in a fixed key order, for comparing. */
+function canonical(values: Readonly<Record<string, unknown>> | undefined): string {
+  return JSON.stringify(Object.entries(values ?? {}).filter(([, v]) => v !== undefined && v !== null).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+/**
+ * The sections of `after` that differ from `before`, only those: a section the person did not touch is
+ * not sent, so a value the form cannot offer (a provider the list leaves out) is never checked or lost.
+ */
+export function changedSections(before: Settings, after: Settings): Settings {
+  return Object.fromEntries(Object.entries(after).filter(([section, values]) => canonical(values) !== canonical(before[section])));
+}

@@ -1,7 +1,7 @@
 import type { Page } from '../app-context.js';
 import { h, replace } from '../dom.js';
 import { errorView } from '../error-view.js';
-import { formValue, settingsFromForm, type RawValue, type SettingField } from './settings-form.js';
+import { changedSections, formValue, settingsFromForm, type RawValue, type SettingField } from './settings-form.js';
 
 function control(id: string, field: SettingField, value: unknown): HTMLInputElement | HTMLSelectElement {
   const shown = formValue(field, value);
@@ -34,7 +34,7 @@ export const settingsPage: Page = (root, context) => {
           {},
           h('legend', {}, `[${section}]`),
           ...Object.entries(keys).map(([key, field]) => {
-            const id = `setting-${section}-${key}`;
+            const id = `setting-${section}-${key}`.replace(/[^A-Za-z0-9_-]/g, '-');
             const input = control(id, field, settings[section]?.[key]);
             controls.set(`${section}\u0000${key}`, input);
             return h('div', { class: 'field' }, h('label', { for: id }, key), input, h('small', {}, field.description));
@@ -48,8 +48,9 @@ export const settingsPage: Page = (root, context) => {
           return input instanceof HTMLInputElement && input.type === 'checkbox' ? input.checked : input.value;
         });
       const save = async () => {
+        const settingsNow = changedSections(settings, read());
+        if (Object.keys(settingsNow).length === 0) return replace(notices, h('p', {}, 'Nothing changed.'));
         replace(notices, h('p', {}, 'Validating…'));
-        const settingsNow = read();
         const check = await api.validateSettings(settingsNow);
         if (!check.ok) return replace(notices, errorView({ envelope: check.envelope ?? { status: 'error', remediation: 'The daemon refused these settings.' } }));
         if (context.desktop) {

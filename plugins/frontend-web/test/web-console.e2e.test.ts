@@ -12,6 +12,8 @@ import { Daemon, until } from './daemon.js';
 
 const SCREENSHOTS = fileURLToPath(new URL('./screenshots', import.meta.url));
 const XSS = `<script>window.__xss='script'</script><img src=x onerror="window.__xss='img'"><a href="javascript:window.__xss='link'">x</a>`;
+/** The same tricks in the model's own answer, which is rendered as Markdown. */
+const XSS_MARKDOWN = `<img src=x onerror="window.__xss='md-img'"> [bad](javascript:window.__xss='md-link') <script>window.__xss='md-script'</script> [good](https://example.com/docs)`;
 const SECRET = 'Kq8Vw2Zr5Tn9Lp3Xs7Hd1Mf6Bc4Jg0Ye';
 
 /** Every file under `dir`, recursively. */
@@ -25,7 +27,7 @@ function files(dir: string): string[] {
 describe('the web console in Chromium, against a real nodwyn serve', () => {
   const daemon = new Daemon([
     { text: 'Looking at it with **bold** care.', toolCalls: [{ name: 'shell', args: { command: `printf '%s' '${XSS.replace(/'/g, `'"'"'`)}'` } }] },
-    { text: 'All done: the output is above.' },
+    { text: `All done: the output is above. ${XSS_MARKDOWN}` },
   ]);
   let browser: Awaited<ReturnType<typeof launchBrowser>>;
   let context: BrowserContext;
@@ -128,6 +130,12 @@ describe('the web console in Chromium, against a real nodwyn serve', () => {
     expect(await page.evaluate(() => (window as { __xss?: string }).__xss)).toBeUndefined();
     expect(await page.$$('.vlist img, .vlist script, .vlist a[href^="javascript"]')).toHaveLength(0);
     expect(dialogs).toEqual([]);
+    const links = await page.$$eval('.vlist .markdown a', (as) => as.map((a) => [a.textContent, a.getAttribute('href'), a.getAttribute('rel')]));
+    expect(links).toEqual([
+      ['bad', null, null],
+      ['good', 'https://example.com/docs', 'noopener noreferrer'],
+    ]);
+    expect(text).toContain(`<img src=x onerror="window.__xss='md-img'">`);
     await shoot('session');
   });
 

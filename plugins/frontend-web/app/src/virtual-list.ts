@@ -1,5 +1,5 @@
 import { h } from './dom.js';
-import { rowOffsets, visibleWindow } from './virtual-window.js';
+import { rowAt, rowOffsets, visibleWindow } from './virtual-window.js';
 
 /** How a virtualised list draws its rows. */
 export interface VirtualListOptions<T> {
@@ -29,6 +29,7 @@ export class VirtualList<T> {
   private items: readonly T[] = [];
   private offsets = rowOffsets(0, () => 0);
   private stick = true;
+  private anchor: { readonly key: string; readonly delta: number } | undefined;
   private frame = 0;
 
   constructor(private readonly options: VirtualListOptions<T>) {
@@ -37,15 +38,11 @@ export class VirtualList<T> {
     new ResizeObserver(() => this.schedule()).observe(this.element);
   }
 
-  /** Shows `items`; rows already drawn (same key) are kept as they are. */
+  /** Shows `items`; rows already drawn (same key) are kept as they are, and so is the row at the top. */
   set(items: readonly T[]): void {
-    const firstKey = this.items.length > 0 ? this.options.key(this.items[0]!) : undefined;
-    const prepended = firstKey === undefined ? -1 : items.findIndex((item) => this.options.key(item) === firstKey);
     this.items = items;
     this.offsets = rowOffsets(items.length, (i) => this.heightOf(items[i]!));
-    // Rows put before the first one shown: keep the rows in view where they were.
-    if (prepended > 0 && !this.stick) this.element.scrollTop += this.offsets[prepended]!;
-    this.draw();
+    this.draw(this.anchored());
   }
 
   /** Redraws (the footer changed, say) and follows the bottom if the person is there. */
@@ -77,9 +74,11 @@ export class VirtualList<T> {
     });
   }
 
-  private draw(): void {
+  /** Draws the rows in view at `top` (the scroll position now, unless given), and scrolls there. */
+  private draw(top?: number): void {
     const el = this.element;
-    const window = visibleWindow(this.offsets, el.scrollTop, el.clientHeight || 800);
+    const at = top ?? el.scrollTop;
+    const window = visibleWindow(this.offsets, at, el.clientHeight || 800);
     const keep = new Set<string>();
     const nodes: HTMLElement[] = [];
     for (let i = window.start; i < window.end; i++) {
@@ -96,12 +95,45 @@ export class VirtualList<T> {
     }
     for (const key of [...this.drawn.keys()]) if (!keep.has(key)) this.drawn.delete(key);
     this.rows.replaceChildren(...nodes);
-    this.padTop.style.height = `${window.padTop}px`;
-    this.padBottom.style.height = `${window.padBottom}px`;
-    if (this.measure(window.start, nodes)) this.schedule();
+    this.pad(window.start, window.end);
+    // Padded first: a scroll position past the old height would be cut short.
+    if (top !== undefined) el.scrollTop = top;
+    this.remember(at);
+    if (this.measure(window.start, nodes)) {
+      this.pad(window.start, window.end);
+      const kept = this.anchored();
+      if (kept !== undefined) el.scrollTop = kept;
+      this.schedule();
+    }
     if (this.stick) el.scrollTop = el.scrollHeight;
     // Rows too few to scroll: no scroll-up will ever ask for earlier ones, so ask now.
     if (window.total <= el.clientHeight && this.items.length > 0) this.options.onNearTop?.();
+  }
+
+  /**
+   * Notes which row is at the top of the view and how far into it: the place to keep when rows are put
+   * before it (earlier events loaded) or rows above it turn out taller than estimated. The browser's own
+   * scroll anchoring is off (styles.css), since the space above the rows is padding, not rows.
+   */
+  private remember(scrollTop: number): void {
+    if (this.items.length === 0) return;
+    const index = rowAt(this.offsets, scrollTop);
+    this.anchor = { key: this.options.key(this.items[index]!), delta: scrollTop - this.offsets[index]! };
+  }
+
+  /** Where the remembered row now is; undefined when the list follows its bottom or the row is gone. */
+  private anchored(): number | undefined {
+    if (this.stick || this.anchor === undefined) return undefined;
+    const key = this.anchor.key;
+    const index = this.items.findIndex((item) => this.options.key(item) === key);
+    return index >= 0 ? this.offsets[index]! + this.anchor.delta : undefined;
+  }
+
+  /** The space the rows before `start` and from `end` on take. */
+  private pad(start: number, end: number): void {
+    const total = this.offsets[this.items.length]!;
+    this.padTop.style.height = `${this.offsets[start]!}px`;
+    this.padBottom.style.height = `${total - this.offsets[end]!}px`;
   }
 
   /** Records the drawn rows' heights; true when one differed from what the offsets assumed. */

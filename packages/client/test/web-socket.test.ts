@@ -123,6 +123,15 @@ describe('connectWebSocket', () => {
     expect(server.upgrades).toHaveLength(1);
   });
 
+  it('sends no token at all when none is given (the web console, which the cookie authenticates)', async () => {
+    const failure = await connectWebSocket({ url: server.url, WebSocket, clientInfo, reconnect: false }).catch((error: unknown) => error);
+
+    expect((failure as ProtocolError).envelope).toMatchObject({ category: 'AUTH_FAILED', http_status: 401 });
+    expect(server.upgrades).toHaveLength(1);
+    expect(server.upgrades[0]!.url).toBe('/acp');
+    expect(server.upgrades[0]!.authorization).toBeUndefined();
+  });
+
   it('rejects with CLIENT_CONNECT_FAILED when nothing listens', async () => {
     const url = server.url;
     await server.close();

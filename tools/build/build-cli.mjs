@@ -8,8 +8,11 @@
 // - @jitl/quickjs-wasmfile-release-sync (the default sandbox's engine): sandbox-quickjs reads the .wasm
 //   from that package at run time, and the Emscripten glue must come from the very same build as the
 //   .wasm (its imports and exports are minified per build), so both are loaded from the one installed copy.
+// The web console's bundle (plugins/frontend-web/dist/web, built by vite from plugins/frontend-web/app when
+// that app is there) is copied to apps/cli/dist/web, where `nodwyn serve` finds it.
 import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -32,6 +35,14 @@ const englishOnlyZodLocales = {
 };
 
 const started = Date.now();
+const webApp = join(root, 'plugins', 'frontend-web', 'app');
+if (existsSync(join(webApp, 'vite.config.ts'))) {
+  const vite = spawnSync(process.execPath, [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build'], { cwd: webApp, stdio: 'inherit' });
+  if (vite.status !== 0) {
+    console.error(`the web console's vite build failed (exit ${vite.status ?? vite.signal})`);
+    process.exit(1);
+  }
+}
 await build({
   // version.mjs lets bin/nodwyn.mjs answer --version without loading the command tree.
   entryPoints: { nodwyn: join(root, 'apps', 'cli', 'src', 'main.ts'), version: join(root, 'apps', 'cli', 'src', 'version.ts') },
@@ -60,4 +71,6 @@ await build({
   plugins: [englishOnlyZodLocales],
   logLevel: 'warning',
 });
-console.log(`built apps/cli/dist/nodwyn.mjs in ${Date.now() - started} ms`);
+const webBundle = join(root, 'plugins', 'frontend-web', 'dist', 'web');
+if (existsSync(join(webBundle, 'index.html'))) cpSync(webBundle, join(outdir, 'web'), { recursive: true });
+console.log(`built apps/cli/dist/nodwyn.mjs${existsSync(join(outdir, 'web')) ? ' and copied the web console to dist/web' : ''} in ${Date.now() - started} ms`);

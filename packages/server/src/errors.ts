@@ -39,6 +39,8 @@ export const ServerCodes = {
   WEB_CONSOLE_UNAVAILABLE: 'PRECONDITION_FAILED',
   /** The daemon was asked to listen beyond loopback without a TLS certificate and key. */
   TLS_REQUIRED: 'PRECONDITION_FAILED',
+  /** The daemon failed to answer an HTTP request (reading the bundle failed, say). */
+  HTTP_FAILED: 'INTERNAL',
   /** The TLS certificate or key file could not be read, or does not make a TLS server. */
   TLS_INVALID: 'PRECONDITION_FAILED',
   /** A frame that is not one JSON-RPC message in JSON. */

@@ -31,7 +31,7 @@ const ASSET_CACHE = 'public, max-age=31536000, immutable';
 export function webConsoleHttp(options: WebConsoleHttpOptions): (request: IncomingMessage, response: ServerResponse) => void {
   return (request, response) => {
     route(options, request, response).catch((error: unknown) => {
-      send(options, response, 500, serverErrors.envelope('COMMAND_FAILED', { operation: 'http', remediation: `The daemon failed to answer (${(error as Error).message}).` }));
+      send(options, response, 500, serverErrors.envelope('HTTP_FAILED', { operation: 'http', remediation: `The daemon failed to answer (${(error as Error).message}); try again, and see its output if it goes on.` }));
     });
   };
 }
@@ -65,7 +65,7 @@ async function route(options: WebConsoleHttpOptions, request: IncomingMessage, r
       return;
     }
     if (url.pathname === '/') {
-      return send(options, response, 404, serverErrors.envelope('WEB_BUNDLE_MISSING', { operation: 'http', received_value: '/', remediation: 'This nodwyn has no web console bundle: build it with `npm run build:cli` (it runs the console app\'s vite build), then restart nodwyn serve.' }));
+      return send(options, response, 404, serverErrors.envelope('WEB_BUNDLE_MISSING', { operation: 'http', received_value: '/', remediation: 'This nodwyn has no web console bundle: build it with `node tools/build/build-cli.mjs` (it runs the console app\'s vite build and copies it next to the CLI), then restart nodwyn serve.' }));
     }
   }
   send(options, response, 404, notServed(method, path));

@@ -39,10 +39,19 @@ async function answering<T>(operation: string, body: () => Promise<T> | T): Prom
  * person's settings. Each is a person's action through a client they opened; none is offered to a model.
  */
 export function consoleMethods(sessions: SessionManager, app: AgentApp): AgentApp {
-  const M = CONSOLE_METHODS;
+  return settingsMethods(sessions, capabilityMethods(sessions, keychainAndBindingMethods(sessions, logMethods(sessions, app))));
+}
+
+const M = CONSOLE_METHODS;
+
+function logMethods(sessions: SessionManager, app: AgentApp): AgentApp {
   return app
     .onRequest(M.logEvents, paramsParser(LogEventsParamsSchema, M.logEvents), ({ params }) => answering(M.logEvents, () => logPage(sessions.log, params)))
-    .onRequest(M.logVerify, paramsParser(LogVerifyParamsSchema, M.logVerify), ({ params }) => answering(M.logVerify, () => verifyLog(sessions.log, params.sessionId)))
+    .onRequest(M.logVerify, paramsParser(LogVerifyParamsSchema, M.logVerify), ({ params }) => answering(M.logVerify, () => verifyLog(sessions.log, params.sessionId)));
+}
+
+function keychainAndBindingMethods(sessions: SessionManager, app: AgentApp): AgentApp {
+  return app
     .onRequest(M.secretsList, paramsParser(SecretsListParamsSchema, M.secretsList), () => answering(M.secretsList, async () => listSecrets(await sessions.defaultKernel())))
     .onRequest(M.secretsAdd, paramsParser(SecretsAddParamsSchema, M.secretsAdd), ({ params }) =>
       answering(M.secretsAdd, async () => addSecret(await sessions.defaultKernel(), { name: params.name, class: params.class, value: params.value, ...(params.force ? { force: true } : {}) })),
@@ -57,7 +66,11 @@ export function consoleMethods(sessions: SessionManager, app: AgentApp): AgentAp
       answering(M.bindingsRemove, async () =>
         removeBindings(await sessions.defaultKernel(), { class: params.class, ...(params.host === undefined ? {} : { host: params.host }), ...(params.path === undefined ? {} : { path: params.path }) }),
       ),
-    )
+    );
+}
+
+function capabilityMethods(sessions: SessionManager, app: AgentApp): AgentApp {
+  return app
     .onRequest(M.capabilitiesList, paramsParser(CapabilitiesListParamsSchema, M.capabilitiesList), ({ params }) =>
       answering(M.capabilitiesList, async () => listCapabilities(await sessions.workspaceKernel(params.workspace, M.capabilitiesList))),
     )
@@ -69,7 +82,11 @@ export function consoleMethods(sessions: SessionManager, app: AgentApp): AgentAp
     )
     .onRequest(M.capabilitiesDisable, paramsParser(CapabilitiesDisableParamsSchema, M.capabilitiesDisable), ({ params }) =>
       answering(M.capabilitiesDisable, async () => disableCapability(await sessions.workspaceKernel(params.workspace, M.capabilitiesDisable), params.name)),
-    )
+    );
+}
+
+function settingsMethods(sessions: SessionManager, app: AgentApp): AgentApp {
+  return app
     .onRequest(M.settingsGet, paramsParser(SettingsGetParamsSchema, M.settingsGet), () =>
       answering(M.settingsGet, async () => currentSettings(sessions.configFile, fieldsFor(await sessions.defaultKernel()))),
     )

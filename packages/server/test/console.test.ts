@@ -1,4 +1,5 @@
 import { sandboxQuickjsPlugin } from '@nodwyn/plugin-sandbox-quickjs';
+import { CapabilitiesHistoryResultSchema, CapabilityChangeResultSchema, LogEventsResultSchema, LogVerifyResultSchema, SecretsListResultSchema } from '@nodwyn/protocol';
 import Database from 'better-sqlite3';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -33,6 +34,8 @@ describe('_nodwyn/log/events', () => {
   it('pages a session forwards from afterSeq and backwards from beforeSeq, oldest first, with its head', async () => {
     const id = sessionOf(499);
     const first = await d.agent.request<LogPage>('_nodwyn/log/events', { sessionId: id });
+    // What @nodwyn/client checks each answer against.
+    expect(LogEventsResultSchema.safeParse(first).success).toBe(true);
     expect(first.head).toBe(500);
     expect(first.events.map((e) => e.seq)).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
     const next = await d.agent.request<LogPage>('_nodwyn/log/events', { sessionId: id, afterSeq: 450, limit: 100 });
@@ -67,7 +70,9 @@ describe('_nodwyn/log/verify', () => {
     db.exec('DROP TRIGGER IF EXISTS events_no_update');
     db.prepare("UPDATE events SET payload = json_set(payload, '$.text', 'edited') WHERE session = ? AND seq = 4").run(id);
     db.close();
-    expect(await d.agent.request('_nodwyn/log/verify', { sessionId: id })).toMatchObject({ ok: false, session: id, seq: 4 });
+    const verdict = await d.agent.request('_nodwyn/log/verify', { sessionId: id });
+    expect(verdict).toMatchObject({ ok: false, session: id, seq: 4 });
+    expect(LogVerifyResultSchema.safeParse(verdict).success).toBe(true);
   });
 });
 
@@ -130,12 +135,15 @@ describe('_nodwyn/capabilities/*', () => {
     expect(list.capabilities).toMatchObject([{ name: 'slugify', version: 2, status: 'active' }]);
     const history = await d.agent.request<{ name: string; versions: { version: number; code: string; current: boolean }[] }>('_nodwyn/capabilities/history', { workspace: ws, name: 'slugify' });
     expect(history.name).toBe('slugify');
+    expect(CapabilitiesHistoryResultSchema.safeParse(history).success).toBe(true);
     expect(history.versions.map((v) => [v.version, v.current, v.code])).toEqual([
       [1, false, SLUGIFY.code],
       [2, true, SLUGIFY_V2.code],
     ]);
     expect(await d.agent.request('_nodwyn/capabilities/rollback', { workspace: ws, name: 'slugify', to: 1 })).toMatchObject({ capability: { name: 'slugify', version: 1, status: 'active' } });
-    expect(await d.agent.request('_nodwyn/capabilities/disable', { workspace: ws, name: 'slugify' })).toMatchObject({ capability: { name: 'slugify', version: 3, status: 'disabled' } });
+    const disabled = await d.agent.request('_nodwyn/capabilities/disable', { workspace: ws, name: 'slugify' });
+    expect(disabled).toMatchObject({ capability: { name: 'slugify', version: 3, status: 'disabled' } });
+    expect(CapabilityChangeResultSchema.safeParse(disabled).success).toBe(true);
 
     expect(await rpcFailure(d.agent.request('_nodwyn/capabilities/rollback', { workspace: ws, name: 'slugify', to: 9 }))).toMatchObject({ data: { code: 'CAPABILITY_VERSION_NOT_FOUND', failed_parameter: '$.to' } });
     expect(await rpcFailure(d.agent.request('_nodwyn/capabilities/history', { workspace: ws, name: 'nope' }))).toMatchObject({ code: -32002, data: { status: 'error' } });
@@ -185,6 +193,7 @@ describe('_nodwyn/secrets/*', () => {
     expect(answers[0]).toEqual({ secrets: [] });
     expect(answers[1]).toEqual({ name: 'github', class: 'github' });
     expect(answers[2]).toMatchObject({ secrets: [{ name: 'github', class: 'github', lastUsed: null }] });
+    expect(SecretsListResultSchema.safeParse(answers[2]).success).toBe(true);
     expect(answers.slice(3, 8).map((a) => (a as { code: number }).code)).toEqual([-32000, -32602, -32602, -32602, -32602]);
     expect(answers[3]).toMatchObject({ data: { status: 'error', category: 'PRECONDITION_FAILED' } });
     expect(answers[4]).toMatchObject({ data: { code: 'SECRET_NAME_INVALID' } });

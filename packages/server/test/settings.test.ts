@@ -1,3 +1,4 @@
+import { SettingsGetResultSchema, SettingsValidateResultSchema } from '@nodwyn/protocol';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { parse } from 'smol-toml';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -42,6 +43,7 @@ describe('_nodwyn/settings/get', () => {
     writeFileSync(sandbox.configFile, BEFORE);
     const { agent: acp } = await agent.connect();
     const answer = await acp.request<SettingsAnswer>('_nodwyn/settings/get', {});
+    expect(SettingsGetResultSchema.safeParse(answer).success).toBe(true);
     expect(answer.file).toBe(sandbox.configFile);
     expect(answer.settings).toEqual({ provider: { default: 'anthropic' }, 'provider.anthropic': { model: 'claude-sonnet-4-5' }, budgets: { max_turns: 7 } });
     expect(answer.fields.provider!.default).toMatchObject({ type: 'enum', options: ['anthropic', 'openai', 'openai-compatible'] });
@@ -70,6 +72,7 @@ describe('_nodwyn/settings/validate and set', () => {
     for (const [settings, code, where] of bad) {
       const verdict = await acp.request<{ ok: boolean; envelope?: Record<string, unknown> }>('_nodwyn/settings/validate', { settings });
       expect(verdict, where).toMatchObject({ ok: false, envelope: { status: 'error', code, failed_parameter: where } });
+      expect(SettingsValidateResultSchema.safeParse(verdict).success).toBe(true);
       expect(await rpcFailure(acp.request('_nodwyn/settings/set', { settings })), where).toMatchObject({ code: -32602, data: { code, failed_parameter: where } });
     }
     expect(await acp.request('_nodwyn/settings/validate', { settings: { budgets: { max_turns: 9 } } })).toEqual({ ok: true });

@@ -19,6 +19,7 @@ import {
   SessionsListParamsSchema,
 } from '@nodwyn/protocol';
 import { ClientConnection } from './client-connection.js';
+import { consoleMethods } from './console-methods.js';
 import { serverErrors } from './errors.js';
 import { paramsParser, rpcError } from './rpc-error.js';
 import type { LiveSession } from './live-session.js';
@@ -68,7 +69,7 @@ export function agentApp(
   // After the answer: the commands this session answers itself, its plugins' included.
   const announceCommands = (live: LiveSession): void =>
     later(() => me().update(live.id, { sessionUpdate: 'available_commands_update', availableCommands: live.availableCommands() }));
-  return agent({ name: info.name })
+  return consoleMethods(sessions, agent({ name: info.name }))
     .onConnect((connection) => {
       client = new ClientConnection(connection.client);
       const closed = connection.closed.then(() => {

@@ -77,6 +77,14 @@ export const ServerCodes = {
   CONFIG_WRITE_FAILED: 'PRECONDITION_FAILED',
   /** An agent command failed (a plugin's threw something that is not an envelope). */
   COMMAND_FAILED: 'INTERNAL',
+  /** A plugin command's `--json` output was not what the console methods read. */
+  COMMAND_OUTPUT_INVALID: 'UNEXPECTED_RESPONSE',
+  /** A workspace whose repository config (`.nodwyn/`) the person has not trusted (or changed since). */
+  WORKSPACE_UNTRUSTED: 'PRECONDITION_FAILED',
+  /** A settings section or key the console may not set. */
+  SETTING_UNKNOWN: 'VALIDATION_FAILED',
+  /** A setting's value is not what its key takes. */
+  SETTING_INVALID: 'VALIDATION_FAILED',
 } as const;
 
 /** A server error code. */

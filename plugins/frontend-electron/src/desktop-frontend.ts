@@ -40,7 +40,7 @@ export function desktopFrontend(config: Readonly<Record<string, unknown>>, env: 
   return {
     id: 'desktop',
     description: 'The desktop app: the web console in its own window, with notifications and a native folder picker',
-    start: (launch) => runApp(desktopAppPath(config, env), launch, env),
+    start: async (launch) => runApp(desktopAppPath(config, env), launch, env),
   };
 }
 

@@ -12,14 +12,14 @@ export interface AppPlace {
 }
 
 /**
- * How the app runs `nodwyn`: `$NODWYN_CLI` (a path to nodwyn.mjs or an executable) when set; else the CLI
+ * How the app runs `nodwyn`: `$NODWYN_CLI` (a script, run by Electron's Node, or an executable) when set; else the CLI
  * bundle electron-builder put in the resources (`nodwyn/nodwyn.mjs`, see electron-builder.yml), run by
  * Electron's own Node (`ELECTRON_RUN_AS_NODE=1`); else `nodwyn` on the PATH.
  */
 export function nodwynCommand(place: AppPlace): NodwynCommand {
   const asNode = (script: string): NodwynCommand => ({ command: place.execPath, args: [script], env: { ELECTRON_RUN_AS_NODE: '1' } });
   const configured = place.env.NODWYN_CLI;
-  if (configured) return configured.endsWith('.mjs') || configured.endsWith('.js') ? asNode(configured) : { command: configured, args: [] };
+  if (configured) return /\.[cm]?js$/.test(configured) ? asNode(configured) : { command: configured, args: [] };
   if (place.resourcesPath) {
     const bundled = join(place.resourcesPath, 'nodwyn', 'nodwyn.mjs');
     if (existsSync(bundled)) return asNode(bundled);

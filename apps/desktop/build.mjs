@@ -17,6 +17,8 @@ export async function buildDesktop(outdir = join(here, 'dist')) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  await buildDesktop();
-  process.stdout.write(`built ${join(here, 'dist')}/main.cjs and preload.cjs\n`);
+  // `node build.mjs [outdir]`: the tests build into a temp folder.
+  const outdir = process.argv[2] ?? join(here, 'dist');
+  await buildDesktop(outdir);
+  process.stdout.write(`built ${outdir}/main.cjs and preload.cjs\n`);
 }

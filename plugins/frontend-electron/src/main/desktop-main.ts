@@ -53,10 +53,10 @@ export class DesktopMain {
     this.disposers.push(
       registerDesktopIpc(deps.ipcMain, this.handlers(), { senderId: () => window.webContents.id, onRefused: deps.report }),
       deps.supervisor.onChange((state) => {
-        this.latest = this.latest.then(() => this.stateChanged(state));
+        this.latest = this.latest.then(() => this.stateChanged(state)).catch((error: unknown) => deps.report(pageFailed(String(error))));
       }),
     );
-    await this.show(statusPage(deps.supervisor.state()));
+    await this.show(statusPage({ state: 'starting', crashes: 0 }));
     window.show();
     await deps.supervisor.start();
     await this.settled();

@@ -19,19 +19,38 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-/** A real supervisor over the fake `nodwyn serve` script in a temp NODWYN_HOME holding OLD_CONFIG. */
-async function running() {
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    // ESRCH: gone.
+    return false;
+  }
+}
+
+/**
+ * A real supervisor over the fake `nodwyn serve` script in a temp NODWYN_HOME holding OLD_CONFIG; with
+ * `attach`, a daemon started beforehand (as by `nodwyn serve` in a terminal) that the supervisor attaches to.
+ */
+async function running(options: { attach?: boolean } = {}) {
   const home = mkdtempSync(join(tmpdir(), 'nodwyn-home-'));
   const cli = fakeNodwyn();
   const file = join(home, 'config.toml');
   writeFileSync(file, OLD_CONFIG);
+  const spawn = nodeDaemonSpawner(cli.command);
+  if (options.attach) {
+    const outside = spawn(home);
+    cleanups.push(() => outside.stop());
+    await outside.ready;
+  }
   const supervisor = new DaemonSupervisor({
     home,
-    spawn: nodeDaemonSpawner(cli.command),
+    spawn,
     readServeFile: async (dir) => parseServeFile(await readFile(join(dir, 'serve.json'), 'utf8').catch(() => '')),
     clock: systemClock,
-    isAlive: () => false,
-    terminate: () => undefined,
+    isAlive,
+    terminate: (pid) => process.kill(pid, 'SIGTERM'),
   });
   cleanups.push(() => rmSync(home, { recursive: true, force: true }), () => rmSync(cli.dir, { recursive: true, force: true }), () => supervisor.stop());
   expect(await supervisor.start()).toMatchObject({ state: 'running' });
@@ -93,5 +112,26 @@ describe('saveSettings', () => {
     const outcome = await saveSettings({ model: { name: 'openai' } }, { supervisor, config, validate });
     expect(outcome).toMatchObject({ ok: false, restored: false, error: expect.stringContaining('it is stopped') });
     expect(readFileSync(file, 'utf8')).toBe(OLD_CONFIG);
+  });
+
+  it('answers the error and changes nothing when config.toml cannot be written', async () => {
+    const { file, supervisor, validate, config } = await running();
+    const pid = supervisor.state().pid;
+    const failing = { ...config, write: async () => Promise.reject(new Error('EACCES: permission denied')) };
+    const outcome = await saveSettings({ model: { name: 'openai' } }, { supervisor, config: failing, validate });
+    expect(outcome).toMatchObject({ ok: false, restored: false, error: expect.stringContaining('EACCES') });
+    expect(readFileSync(file, 'utf8')).toBe(OLD_CONFIG);
+    expect(supervisor.state()).toMatchObject({ state: 'running', pid });
+  });
+
+  it('with a daemon it attached to (not its child), stops that one and runs its own on the new settings', async () => {
+    const { file, home, supervisor, validate, config } = await running({ attach: true });
+    const outside = supervisor.state().pid;
+    expect(outside).toBe(parseServeFile(readFileSync(join(home, 'serve.json'), 'utf8'))?.pid);
+    const outcome = await saveSettings({ model: { name: 'openai' } }, { supervisor, config, validate });
+    expect(outcome).toMatchObject({ ok: true, state: { state: 'running' } });
+    expect(outcome.state.pid).not.toBe(outside);
+    expect(isAlive(outside ?? 0)).toBe(false);
+    expect(readFileSync(file, 'utf8')).toContain('name = "openai"');
   });
 });

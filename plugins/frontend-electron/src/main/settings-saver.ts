@@ -35,8 +35,13 @@ export async function saveSettings(settings: Settings, deps: SettingsSaverDeps):
   } catch (error) {
     return refused(describe(error));
   }
-  if (previous !== undefined) await config.backup(previous);
-  await config.write(next);
+  try {
+    if (previous !== undefined) await config.backup(previous);
+    await config.write(next);
+  } catch (error) {
+    // The write goes through a rename, so a failed one leaves the previous file in place.
+    return refused(`config.toml could not be written (${describe(error)}); nothing changed.`);
+  }
   const started = await supervisor.startOnce();
   if (started.ok) return { ok: true, state: supervisor.state() };
   if (previous === undefined) await config.remove();

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FrontendLaunch } from '@nodwyn/plugin-api';
 import { isEnvelopeError } from '@nodwyn/plugin-api';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describeFrontendConformance } from '@nodwyn/testing';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { DESKTOP_APP_ENV, desktopFrontend } from './desktop-frontend.js';
 import { frontendElectronPlugin } from './plugin.js';
 
@@ -65,3 +66,11 @@ describe('frontend:desktop', () => {
     expect(await running).toBe(130);
   });
 });
+
+// The suite every front end runs, with an installed app that stays open until it is stopped.
+const installed = mkdtempSync(join(tmpdir(), 'nodwyn-desktop-installed-'));
+const installedApp = join(installed, 'nodwyn-desktop');
+writeFileSync(installedApp, `#!${process.execPath}\nsetInterval(() => {}, 1000);\n`);
+chmodSync(installedApp, 0o755);
+afterAll(() => rmSync(installed, { recursive: true, force: true }));
+describeFrontendConformance(frontendElectronPlugin, { settings: { plugins: { '@nodwyn/plugin-frontend-electron': { app: installedApp } } } });

@@ -45,6 +45,7 @@ export function desktopFrontend(config: Readonly<Record<string, unknown>>, env: 
 }
 
 function runApp(app: string, launch: FrontendLaunch, env: NodeJS.ProcessEnv): Promise<number> {
+  if (launch.signal.aborted) return Promise.resolve(EXIT.aborted);
   return new Promise((resolve, reject) => {
     const child = spawn(app, [...launch.args], { cwd: launch.workspace, env, stdio: 'inherit' });
     const onAbort = () => child.kill('SIGTERM');

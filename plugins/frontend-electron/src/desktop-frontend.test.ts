@@ -28,8 +28,9 @@ function launch(workspace: string, signal = new AbortController().signal): Front
 }
 
 describe('frontend:desktop', () => {
-  it('provides frontend:desktop', () => {
+  it('provides frontend:desktop, a front end that needs the daemon', () => {
     expect(frontendElectronPlugin.manifest.provides).toEqual(['frontend:desktop']);
+    expect(desktopFrontend({}, {}).daemon).toBe(true);
   });
 
   it('fails with an envelope saying how to build and install the app when none is configured', async () => {

@@ -33,12 +33,14 @@ export function desktopAppPath(config: Readonly<Record<string, unknown>>, env: N
 
 /**
  * The desktop front end: starts the installed desktop app in the workspace, with this process's
- * environment (so its `NODWYN_HOME`, and the daemon serving it), and waits for the person to close it.
- * The app finds the daemon through serve.json, so the connected `launch.client` is not handed over.
+ * environment (so its `NODWYN_HOME`), and waits for the person to close it. It needs the daemon
+ * (`daemon: true`): nodwyn starts `nodwyn serve` first, and the app attaches to that daemon through
+ * serve.json, so the connected `launch.client` is not handed over.
  */
 export function desktopFrontend(config: Readonly<Record<string, unknown>>, env: NodeJS.ProcessEnv = process.env): Frontend {
   return {
     id: 'desktop',
+    daemon: true,
     description: 'The desktop app: the web console in its own window, with notifications and a native folder picker',
     start: async (launch) => runApp(desktopAppPath(config, env), launch, env),
   };

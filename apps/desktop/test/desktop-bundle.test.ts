@@ -55,33 +55,71 @@ describe('the desktop bundles (dist/main.cjs, dist/preload.cjs)', () => {
     const home = mkdtempSync(join(tmpdir(), 'nodwyn-home-'));
     const cli = join(home, 'fake-nodwyn.cjs');
     writeFileSync(cli, FAKE_DAEMON_SCRIPT);
-    const saved = { home: process.env.NODWYN_HOME, cli: process.env.NODWYN_CLI };
-    process.env.NODWYN_HOME = home;
-    process.env.NODWYN_CLI = cli;
-    const fake = fakeMainElectron();
     try {
-      runBundle(join(out, 'main.cjs'), fake.electron);
-      const deadline = Date.now() + 10_000;
-      while (!FakeBrowserWindow.made[0]?.loaded.some((url) => url.includes('/login?t=')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-      const window = FakeBrowserWindow.made[0];
-      expect(window?.options.webPreferences).toEqual({ contextIsolation: true, nodeIntegration: false, sandbox: true, webSecurity: true, preload: join(out, 'preload.cjs') });
-      const serve = JSON.parse(readFileSync(join(home, 'serve.json'), 'utf8')) as { http: string; token: string };
-      expect(window?.loaded.at(-1)).toBe(`${new URL(serve.http).origin}/login?t=one-time`);
-      expect(window?.loaded.join(' ')).not.toContain(serve.token);
-      expect([...fake.handlers.keys()].sort()).toEqual(['nodwyn:daemon-state', 'nodwyn:notify', 'nodwyn:open-workspace', 'nodwyn:restart-daemon', 'nodwyn:save-settings']);
-      let prevented = false;
-      fake.appEvents.get('before-quit')?.({ preventDefault: () => (prevented = true) });
-      expect(prevented).toBe(true);
-      const quitBy = Date.now() + 10_000;
-      while (fake.exitCode() === undefined && Date.now() < quitBy) await new Promise((r) => setTimeout(r, 50));
-      expect(fake.exitCode()).toBe(0);
-      expect(existsSync(join(home, 'serve.json'))).toBe(false);
+      await runMain(home, cli, async (window, serve) => {
+        expect(window.loaded.at(-1)).toBe(`${new URL(serve.http).origin}/login?t=one-time`);
+      });
     } finally {
-      process.env.NODWYN_HOME = saved.home;
-      process.env.NODWYN_CLI = saved.cli;
-      if (saved.home === undefined) delete process.env.NODWYN_HOME;
-      if (saved.cli === undefined) delete process.env.NODWYN_CLI;
       rmSync(home, { recursive: true, force: true });
     }
   }, 30_000);
+
+  it('with the real nodwyn CLI bundle: the window gets a working one-time login link from a real daemon', async () => {
+    const cli = join(app, '..', 'cli', 'dist', 'nodwyn.mjs');
+    expect(existsSync(cli), `${cli} is missing: build it with node tools/build/build-cli.mjs`).toBe(true);
+    const home = mkdtempSync(join(tmpdir(), 'nodwyn-home-'));
+    try {
+      await runMain(home, cli, async (window, serve) => {
+        const link = window.loaded.at(-1) ?? '';
+        expect(link.startsWith(`${new URL(serve.http).origin}/login?t=`)).toBe(true);
+        const first = await fetch(link, { redirect: 'manual' });
+        expect(first.status).toBe(303);
+        expect(first.headers.get('set-cookie')).toMatch(/^nodwyn_session=[^;]+;.*HttpOnly/i);
+        expect((await fetch(link, { redirect: 'manual' })).status).toBe(401);
+      });
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
+
+/**
+ * Evaluates the real main.cjs with fake Electron, `$NODWYN_HOME` = `home` and `$NODWYN_CLI` = `cli`; waits
+ * for the window to load a login link, checks the window and the bridge, runs `check`, then quits the
+ * app and checks the daemon it started is gone.
+ */
+async function runMain(home: string, cli: string, check: (window: FakeBrowserWindow, serve: { http: string; token: string }) => Promise<void>): Promise<void> {
+  const saved = { home: process.env.NODWYN_HOME, cli: process.env.NODWYN_CLI };
+  process.env.NODWYN_HOME = home;
+  process.env.NODWYN_CLI = cli;
+  FakeBrowserWindow.made.length = 0;
+  const fake = fakeMainElectron();
+  try {
+    runBundle(join(out, 'main.cjs'), fake.electron);
+    await until(() => FakeBrowserWindow.made[0]?.loaded.some((url) => url.includes('/login?t=')) === true);
+    const window = FakeBrowserWindow.made[0];
+    if (!window) throw new Error('main made no window');
+    expect(window.options.webPreferences).toEqual({ contextIsolation: true, nodeIntegration: false, sandbox: true, webSecurity: true, preload: join(out, 'preload.cjs') });
+    const serve = JSON.parse(readFileSync(join(home, 'serve.json'), 'utf8')) as { http: string; token: string };
+    expect(window.loaded.join(' ')).not.toContain(serve.token);
+    expect([...fake.handlers.keys()].sort()).toEqual(['nodwyn:daemon-state', 'nodwyn:notify', 'nodwyn:open-workspace', 'nodwyn:restart-daemon', 'nodwyn:save-settings']);
+    await check(window, serve);
+    let prevented = false;
+    fake.appEvents.get('before-quit')?.({ preventDefault: () => (prevented = true) });
+    expect(prevented).toBe(true);
+    await until(() => fake.exitCode() !== undefined);
+    expect(fake.exitCode()).toBe(0);
+    expect(existsSync(join(home, 'serve.json'))).toBe(false);
+  } finally {
+    for (const [name, value] of [['NODWYN_HOME', saved.home], ['NODWYN_CLI', saved.cli]] as const) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  }
+}
+
+/** Polls `done` every 50 ms, for at most 20 s. */
+async function until(done: () => boolean): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (!done() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+}

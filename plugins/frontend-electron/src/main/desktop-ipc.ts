@@ -1,5 +1,4 @@
-import { DESKTOP_CHANNELS, DesktopNotificationSchema, SettingsSchema, type DaemonState, type DesktopNotification, type Settings, type SettingsSaveOutcome } from '@nodwyn/protocol';
-import type { Envelope } from '@nodwyn/protocol';
+import { DESKTOP_CHANNELS, DesktopNotificationSchema, SettingsSchema, type DaemonState, type DesktopNotification, type Settings, type SettingsSaveOutcome, type Envelope } from '@nodwyn/protocol';
 import { desktopErrors } from '../errors.js';
 import type { IpcEventLike, IpcMainLike } from './electron-like.js';
 
@@ -28,12 +27,7 @@ interface IpcGate {
  */
 export function registerDesktopIpc(ipc: IpcMainLike, handlers: DesktopIpcHandlers, gate: IpcGate): () => void {
   const checkSender = (event: IpcEventLike, channel: string) => {
-    if (event.sender.id === gate.senderId()) return;
-    throw desktopErrors.error('DESKTOP_IPC_SENDER_REFUSED', {
-      operation: channel,
-      received_value: `webContents ${event.sender.id}`,
-      remediation: 'Only the nodwyn window may use the desktop bridge.',
-    });
+    if (event.sender.id !== gate.senderId()) throw refusedSender(channel, event);
   };
   const noArguments = (channel: string, args: unknown[]) => {
     if (args.length > 0) throw invalid(channel, 'no arguments', args);
@@ -62,20 +56,30 @@ export function registerDesktopIpc(ipc: IpcMainLike, handlers: DesktopIpcHandler
     return handlers.saveSettings(parsed.data);
   });
   const onNotify = (event: IpcEventLike, ...args: unknown[]) => {
-    try {
-      checkSender(event, DESKTOP_CHANNELS.notify);
-      const parsed = DesktopNotificationSchema.safeParse(args[0]);
-      if (args.length !== 1 || !parsed.success) throw invalid(DESKTOP_CHANNELS.notify, '{ title, body, sessionId }', args);
-      handlers.notify(parsed.data);
-    } catch (error) {
-      gate.onRefused((error as { envelope: Envelope }).envelope ?? desktopErrors.envelope('DESKTOP_IPC_INVALID', { operation: DESKTOP_CHANNELS.notify, remediation: (error as Error).message }));
+    if (event.sender.id !== gate.senderId()) {
+      gate.onRefused(refusedSender(DESKTOP_CHANNELS.notify, event).envelope);
+      return;
     }
+    const parsed = DesktopNotificationSchema.safeParse(args[0]);
+    if (args.length !== 1 || !parsed.success) {
+      gate.onRefused(invalid(DESKTOP_CHANNELS.notify, '{ title, body, sessionId }', args).envelope);
+      return;
+    }
+    handlers.notify(parsed.data);
   };
   ipc.on(DESKTOP_CHANNELS.notify, onNotify);
   return () => {
     for (const channel of [DESKTOP_CHANNELS.openWorkspace, DESKTOP_CHANNELS.daemonState, DESKTOP_CHANNELS.restartDaemon, DESKTOP_CHANNELS.saveSettings]) ipc.removeHandler(channel);
     ipc.removeListener(DESKTOP_CHANNELS.notify, onNotify);
   };
+}
+
+function refusedSender(channel: string, event: IpcEventLike) {
+  return desktopErrors.error('DESKTOP_IPC_SENDER_REFUSED', {
+    operation: channel,
+    received_value: `webContents ${event.sender.id}`,
+    remediation: 'Only the nodwyn window may use the desktop bridge.',
+  });
 }
 
 function invalid(channel: string, expected: string, args: unknown[]) {

@@ -12,7 +12,8 @@ const here = dirname(fileURLToPath(import.meta.url));
 export async function buildDesktop(outdir = join(here, 'dist')) {
   const common = { bundle: true, format: 'cjs', platform: 'node', target: 'node20', external: ['electron'], sourcemap: true, metafile: true, logLevel: 'warning', conditions: ['@nodwyn/source'] };
   const main = await build({ ...common, entryPoints: { main: join(here, 'src', 'main.ts') }, outdir, outExtension: { '.js': '.cjs' } });
-  const preload = await build({ ...common, entryPoints: { preload: join(here, 'src', 'preload.ts') }, outdir, outExtension: { '.js': '.cjs' } });
+  // The preload runs again on every page load, so it is minified.
+  const preload = await build({ ...common, minify: true, entryPoints: { preload: join(here, 'src', 'preload.ts') }, outdir, outExtension: { '.js': '.cjs' } });
   return { main: main.metafile, preload: preload.metafile };
 }
 

@@ -5,12 +5,13 @@
 import { build } from 'esbuild';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { englishOnlyZodLocales } from '../../tools/build/zod-locales.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
 /** Builds main.cjs and preload.cjs into `outdir`; answers esbuild's metafile of each. */
 export async function buildDesktop(outdir = join(here, 'dist')) {
-  const common = { bundle: true, format: 'cjs', platform: 'node', target: 'node20', external: ['electron'], sourcemap: true, metafile: true, logLevel: 'warning', conditions: ['@nodwyn/source'] };
+  const common = { bundle: true, format: 'cjs', platform: 'node', target: 'node20', external: ['electron'], sourcemap: true, metafile: true, logLevel: 'warning', conditions: ['@nodwyn/source'], plugins: [englishOnlyZodLocales(join(here, '..', '..'))] };
   const main = await build({ ...common, entryPoints: { main: join(here, 'src', 'main.ts') }, outdir, outExtension: { '.js': '.cjs' } });
   // The preload runs again on every page load, so it is minified.
   const preload = await build({ ...common, minify: true, entryPoints: { preload: join(here, 'src', 'preload.ts') }, outdir, outExtension: { '.js': '.cjs' } });

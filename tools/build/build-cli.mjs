@@ -15,24 +15,11 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { englishOnlyZodLocales } from './zod-locales.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const outdir = join(root, 'apps', 'cli', 'dist');
 rmSync(outdir, { recursive: true, force: true });
-// zod re-exports its ~60 message locales through `z.locales`, which defeats tree shaking and more than
-// doubles the code node must compile at start. nodwyn's envelopes are English, so the bundle keeps `en`.
-const englishOnlyZodLocales = {
-  name: 'english-only-zod-locales',
-  setup(pluginBuild) {
-    pluginBuild.onResolve({ filter: /\/locales\/index\.js$/ }, (args) =>
-      args.importer.includes(`${join('node_modules', 'zod')}`) ? { path: 'zod-locales-en', namespace: 'nodwyn' } : undefined,
-    );
-    pluginBuild.onLoad({ filter: /^zod-locales-en$/, namespace: 'nodwyn' }, () => ({
-      contents: "export { default as en } from 'zod/v4/locales/en.js';",
-      resolveDir: root,
-    }));
-  },
-};
 
 const started = Date.now();
 const webApp = join(root, 'plugins', 'frontend-web', 'app');
@@ -68,7 +55,7 @@ await build({
   jsx: 'automatic',
   // CommonJS dependencies bundled into ESM still call require() for Node builtins.
   banner: { js: "import { createRequire as __nodwynRequire } from 'node:module'; const require = __nodwynRequire(import.meta.url);" },
-  plugins: [englishOnlyZodLocales],
+  plugins: [englishOnlyZodLocales(root)],
   logLevel: 'warning',
 });
 const webBundle = join(root, 'plugins', 'frontend-web', 'dist', 'web');

@@ -1,4 +1,4 @@
-import { DESKTOP_CHANNELS, DaemonStateSchema, type DaemonState, type DesktopBridge, type DesktopNotification, type SettingsSaveOutcome } from '@nodwyn/protocol';
+import { DESKTOP_CHANNELS, DaemonStateSchema, type DaemonState, type DesktopBridge, type DesktopNotification, type SettingsSaveOutcome } from '@nodwyn/protocol/desktop-bridge';
 
 /** `ipcRenderer`, as the preload uses it (Electron's satisfies it). */
 export interface IpcRendererLike {

@@ -8,30 +8,28 @@
 // - @jitl/quickjs-wasmfile-release-sync (the default sandbox's engine): sandbox-quickjs reads the .wasm
 //   from that package at run time, and the Emscripten glue must come from the very same build as the
 //   .wasm (its imports and exports are minified per build), so both are loaded from the one installed copy.
+// The web console's bundle (plugins/frontend-web/dist/web, built by vite from plugins/frontend-web/app when
+// that app is there) is copied to apps/cli/dist/web, where `nodwyn serve` finds it.
 import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { englishOnlyZodLocales } from './zod-locales.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const outdir = join(root, 'apps', 'cli', 'dist');
 rmSync(outdir, { recursive: true, force: true });
-// zod re-exports its ~60 message locales through `z.locales`, which defeats tree shaking and more than
-// doubles the code node must compile at start. nodwyn's envelopes are English, so the bundle keeps `en`.
-const englishOnlyZodLocales = {
-  name: 'english-only-zod-locales',
-  setup(pluginBuild) {
-    pluginBuild.onResolve({ filter: /\/locales\/index\.js$/ }, (args) =>
-      args.importer.includes(`${join('node_modules', 'zod')}`) ? { path: 'zod-locales-en', namespace: 'nodwyn' } : undefined,
-    );
-    pluginBuild.onLoad({ filter: /^zod-locales-en$/, namespace: 'nodwyn' }, () => ({
-      contents: "export { default as en } from 'zod/v4/locales/en.js';",
-      resolveDir: root,
-    }));
-  },
-};
 
 const started = Date.now();
+const webApp = join(root, 'plugins', 'frontend-web', 'app');
+if (existsSync(join(webApp, 'vite.config.ts'))) {
+  const vite = spawnSync(process.execPath, [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build'], { cwd: webApp, stdio: 'inherit' });
+  if (vite.status !== 0) {
+    console.error(`the web console's vite build failed (exit ${vite.status ?? vite.signal})`);
+    process.exit(1);
+  }
+}
 await build({
   // version.mjs lets bin/nodwyn.mjs answer --version without loading the command tree.
   entryPoints: { nodwyn: join(root, 'apps', 'cli', 'src', 'main.ts'), version: join(root, 'apps', 'cli', 'src', 'version.ts') },
@@ -57,7 +55,9 @@ await build({
   jsx: 'automatic',
   // CommonJS dependencies bundled into ESM still call require() for Node builtins.
   banner: { js: "import { createRequire as __nodwynRequire } from 'node:module'; const require = __nodwynRequire(import.meta.url);" },
-  plugins: [englishOnlyZodLocales],
+  plugins: [englishOnlyZodLocales(root)],
   logLevel: 'warning',
 });
-console.log(`built apps/cli/dist/nodwyn.mjs in ${Date.now() - started} ms`);
+const webBundle = join(root, 'plugins', 'frontend-web', 'dist', 'web');
+if (existsSync(join(webBundle, 'index.html'))) cpSync(webBundle, join(outdir, 'web'), { recursive: true });
+console.log(`built apps/cli/dist/nodwyn.mjs${existsSync(join(outdir, 'web')) ? ' and copied the web console to dist/web' : ''} in ${Date.now() - started} ms`);

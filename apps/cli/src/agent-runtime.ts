@@ -33,6 +33,7 @@ export function agentRuntimeOver(runtime: Runtime): AgentRuntime {
         trust: () => repoTrust(scope.workspace),
       };
     },
+    restart: () => runtime.restart(),
     close: () => runtime.close(),
   };
 }

@@ -4,6 +4,10 @@ import type { Config } from '@nodwyn/runtime';
 /** The terminal front end's package, and the front end `nodwyn` starts unless `[distribution] frontend` names another. */
 export const TUI_PACKAGE = '@nodwyn/plugin-frontend-tui';
 export const DEFAULT_FRONTEND = 'tui';
+/** The web console's package: `[distribution] frontend = "web"` opens it on plain `nodwyn`. */
+export const WEB_PACKAGE = '@nodwyn/plugin-frontend-web';
+/** The desktop app's front end: `[distribution] frontend = "desktop"` opens the installed app on plain `nodwyn`. */
+export const DESKTOP_PACKAGE = '@nodwyn/plugin-frontend-electron';
 
 /**
  * The default distribution: every first-party plugin this release ships, plus the third-party plugins
@@ -85,12 +89,17 @@ export function defaultDistribution(config: Config, resolveFrom: string): Distri
     // `nodwyn` works, and `nodwyn` says no front end is available (FRONTEND_NOT_FOUND) while `nodwyn plugins`
     // says why. Its module loads ink and React only when it starts, so other commands do not pay for them.
     { package: TUI_PACKAGE, range: '^0.1.0', optional: true, load: async () => (await import('@nodwyn/plugin-frontend-tui')).frontendTuiPlugin },
+    // The web console, optional like the terminal one: it needs the daemon, which `nodwyn web` (or plain
+    // `nodwyn` when it is the distribution's front end) starts; the daemon serves its bundle.
+    { package: WEB_PACKAGE, range: '^0.1.0', optional: true, load: async () => (await import('@nodwyn/plugin-frontend-web')).frontendWebPlugin },
+    // The desktop app's front end: it opens the installed app (apps/desktop), which supervises the daemon.
+    { package: DESKTOP_PACKAGE, range: '^0.1.0', optional: true, load: async () => (await import('@nodwyn/plugin-frontend-electron')).frontendElectronPlugin },
   ];
   const extra = (config.distribution?.plugins ?? []).map((p) => packageEntry({ package: p.package, range: p.range, from: resolveFrom, optional: p.optional ?? true }));
   return {
     name: 'nodwyn-default',
     plugins: [...firstParty, ...extra],
     defaultFrontend: config.distribution?.frontend ?? DEFAULT_FRONTEND,
-    frontendPackages: { [DEFAULT_FRONTEND]: TUI_PACKAGE },
+    frontendPackages: { [DEFAULT_FRONTEND]: TUI_PACKAGE, web: WEB_PACKAGE, desktop: DESKTOP_PACKAGE },
   };
 }

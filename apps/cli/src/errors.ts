@@ -23,4 +23,6 @@ export const CliCodes = {
   REPO_CONFIG_UNREVIEWABLE: 'REPO_CONFIG_UNREVIEWABLE',
   /** `nodwyn log revoke-summary` names an event that is not a `summary.added` of the session. */
   SUMMARY_NOT_FOUND: 'SUMMARY_NOT_FOUND',
+  /** `nodwyn web` (or a front end that needs the daemon) started `nodwyn serve`, which exited or did not come up in time. */
+  DAEMON_START_FAILED: 'DAEMON_START_FAILED',
 } as const;

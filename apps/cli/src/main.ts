@@ -152,6 +152,16 @@ program
   });
 
 program
+  .command('web')
+  .description('Open the web console: starts the daemon (nodwyn serve) if none runs, then opens the browser with a one-time login link.')
+  .option('--no-open', 'print the login link (the last line on stdout) instead of opening the browser')
+  .addOption(new Option('--port <n>', 'port for a daemon it starts (0 picks a free one; default 7420)').argParser(port('--port')))
+  .action(async (options: { open: boolean; port?: number }) => {
+    const { webCommand } = await import('./commands/web.js');
+    process.exitCode = await webCommand(options);
+  });
+
+program
   .command('attach')
   .description("Join a session of the daemon (nodwyn serve) in the front end: the one running now, else the latest; another client may be on it too.")
   .option('--session <id>', 'the session to join')

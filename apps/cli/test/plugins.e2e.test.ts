@@ -42,6 +42,8 @@ describe('nodwyn plugins and the distribution', () => {
       ['@nodwyn/plugin-provider-openai', 'started'],
       ['@nodwyn/plugin-provider-scripted', 'started'],
       ['@nodwyn/plugin-frontend-tui', 'started'],
+      ['@nodwyn/plugin-frontend-web', 'started'],
+      ['@nodwyn/plugin-frontend-electron', 'started'],
     ]);
     const tui = report.find((p) => p.name === '@nodwyn/plugin-frontend-tui');
     expect([tui?.optional, tui?.envelope]).toEqual([true, undefined]);
@@ -88,19 +90,21 @@ describe('nodwyn plugins and the distribution', () => {
     const report = JSON.parse(out.stdout) as { name: string; state: string; frontends: { id: string; description: string; default: boolean }[] }[];
     expect(report.filter((p) => p.frontends.length > 0).map((p) => [p.name, p.state, p.frontends])).toEqual([
       ['@nodwyn/plugin-frontend-tui', 'started', [{ id: 'tui', description: expect.stringContaining('terminal UI'), default: false }]],
+      ['@nodwyn/plugin-frontend-web', 'started', [{ id: 'web', description: expect.stringContaining('web console'), default: false }]],
+      ['@nodwyn/plugin-frontend-electron', 'started', [{ id: 'desktop', description: expect.stringContaining('desktop'), default: false }]],
       ['frontend-line', 'started', [{ id: 'line', description: 'The line front end, for testing.', default: false }]],
       ['frontend-grid', 'started', [{ id: 'grid', description: 'The grid front end, for testing.', default: true }]],
     ]);
     expect(report.find((p) => p.name === '@nodwyn/plugin-tools-core')?.frontends).toEqual([]);
     const human = box.run(['plugins']).stdout;
-    expect(human).toMatch(/\nFRONTEND\s+PLUGIN\s+DEFAULT\s+DESCRIPTION\ntui\s+@nodwyn\/plugin-frontend-tui\s+The terminal UI[^\n]*\nline\s+frontend-line\s+The line front end, for testing\.\ngrid\s+frontend-grid\s+\*\s+The grid front end, for testing\.\n$/);
+    expect(human).toMatch(/\nFRONTEND\s+PLUGIN\s+DEFAULT\s+DESCRIPTION\ntui\s+@nodwyn\/plugin-frontend-tui\s+The terminal UI[^\n]*\nweb\s+@nodwyn\/plugin-frontend-web\s+The web console[^\n]*\ndesktop\s+@nodwyn\/plugin-frontend-electron\s+[^\n]*\nline\s+frontend-line\s+The line front end, for testing\.\ngrid\s+frontend-grid\s+\*\s+The grid front end, for testing\.\n$/);
   });
 
   it('says so when the default front end is one no started plugin provides', () => {
-    box.write(`${box.home}/config.toml`, '[distribution]\nfrontend = "web"\n');
+    box.write(`${box.home}/config.toml`, '[distribution]\nfrontend = "kiosk"\n');
     const out = box.run(['plugins']);
     expect(out.code, out.stderr).toBe(0);
-    expect(out.stdout).toMatch(/\nweb\s+-\s+\*\s+the default front end, but no started plugin provides it\n$/);
+    expect(out.stdout).toMatch(/\nkiosk\s+-\s+\*\s+the default front end, but no started plugin provides it\n$/);
   });
 
   it('never loads a plugin from the workspace, so a cloned repository cannot add code to the agent', () => {

@@ -110,3 +110,4 @@ function serveInfoInvalid(file: string, why: string, cause?: unknown) {
     cause,
   );
 }
+export { openBrowser, openerCommand, type OpenBrowserOptions } from './open-browser.js';

@@ -26,6 +26,11 @@ export interface Frontend {
   /** One line for `nodwyn plugins`: what this front end is. */
   readonly description: string;
   /**
+   * The front end runs outside this process (a browser tab, a desktop window) and needs the daemon: the
+   * app starts `nodwyn serve` first when none runs, connects `launch.client` to it, then calls `start`.
+   */
+  readonly daemon?: true;
+  /**
    * Runs the front end until the person leaves it or `launch.signal` aborts, and returns the process
    * exit code (0 for a normal end). It must not close `launch.client`: the app owns the connection.
    */

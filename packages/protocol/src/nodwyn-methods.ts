@@ -58,6 +58,8 @@ export const SessionSummarySchema = z.object({
   /** ISO time of the session's latest event. */
   lastActivity: z.string(),
   events: z.number().int().nonnegative(),
+  /** USD the session's priced model calls cost so far; absent while none was priced. */
+  cost: z.number().nonnegative().optional(),
 });
 /** One row of `_nodwyn/sessions/list`. */
 export type SessionSummary = z.infer<typeof SessionSummarySchema>;

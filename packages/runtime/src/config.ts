@@ -45,6 +45,8 @@ export const ConfigSchema = z
       .strict()
       .optional(),
     plugins: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
+    /** `[serve]`: where the daemon listens; a host beyond loopback needs both TLS files (PEM paths). */
+    serve: z.object({ host: z.string().min(1).optional(), tls_cert: z.string().min(1).optional(), tls_key: z.string().min(1).optional() }).strict().optional(),
     // Plugins read the rest of `[policy]` (the egress plugin's allow_insecure_http) and check it themselves.
     policy: z.object({ max_strikes: positive.optional() }).passthrough().optional(),
   })

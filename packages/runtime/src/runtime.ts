@@ -55,6 +55,13 @@ export interface Runtime {
    * concurrent calls for one workspace share one boot, and a boot that failed is tried again next time.
    */
   scope(workspace: string, options?: ScopeOptions): Promise<WorkspaceScope>;
+  /**
+   * Reads the user's config.toml again and re-boots every workspace booted so far with it: each scope's
+   * plugins are stopped, then the workspace boots afresh (the distribution's plugin list stays as opened).
+   * Answers how many workspaces booted again; one that failed boots again on its next use. The caller
+   * makes sure no turn runs (a running turn would lose its plugins).
+   */
+  restart(): Promise<number>;
   /** Stops every scope's plugins and closes the log. Later calls do nothing. */
   close(): Promise<void>;
 }
@@ -87,11 +94,11 @@ interface RuntimeParts extends RuntimeOptions {
 }
 
 class SharedLogRuntime implements Runtime {
-  readonly config: Config;
+  config: Config;
   readonly dataDir: string;
   readonly log: EventLog;
   readonly distribution: Distribution;
-  readonly #parts: RuntimeParts;
+  #parts: RuntimeParts;
   /** The distribution's plugins, loaded once, by the first boot. */
   #preloaded: Promise<PreloadedDistribution> | undefined;
   /** Keyed by real path; a boot in progress is here too, so concurrent callers share it. */
@@ -145,6 +152,23 @@ class SharedLogRuntime implements Runtime {
 
   #forget(workspace: string, booting: Promise<WorkspaceScope>): void {
     if (this.#scopes.get(workspace) === booting) this.#scopes.delete(workspace);
+  }
+
+  async restart(): Promise<number> {
+    if (this.#closed) throw runtimeError('RUNTIME_CLOSED', { operation: 'runtime.restart', remediation: 'The runtime was closed; open a new one.' });
+    const config = loadConfig(configPath(this.#parts.env));
+    const booted = await Promise.allSettled([...this.#scopes.values()]);
+    const workspaces: string[] = [];
+    for (const settled of booted) {
+      if (settled.status !== 'fulfilled') continue;
+      workspaces.push(settled.value.workspace);
+      await settled.value.close();
+    }
+    this.#parts = { ...this.#parts, config };
+    this.config = config;
+    this.#preloaded = undefined;
+    const again = await Promise.allSettled(workspaces.map((workspace) => this.scope(workspace)));
+    return again.filter((settled) => settled.status === 'fulfilled').length;
   }
 
   close(): Promise<void> {

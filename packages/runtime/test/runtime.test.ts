@@ -175,3 +175,21 @@ describe('boot', () => {
     expect(() => scope.kernel.log.read(session)).toThrow();
   });
 });
+
+describe('Runtime.restart', () => {
+  it("re-boots every booted workspace with config.toml as it is now, and keeps serving", async () => {
+    fx.userConfig('[plugins.notes]\ncolor = "red"\n');
+    const rt = await open();
+    const ws = fx.workspace('ws');
+    const before = await rt.scope(ws);
+    fx.userConfig('[plugins.notes]\ncolor = "blue"\n');
+    expect(await rt.restart()).toBe(1);
+    const after = await rt.scope(ws);
+    expect(after).not.toBe(before);
+    expect(rt.config.plugins).toEqual({ notes: { color: 'blue' } });
+    expect(fx.seen).toEqual([`start notes ${before.workspace} {"color":"red"}`, `stop notes ${before.workspace}`, `start notes ${before.workspace} {"color":"blue"}`]);
+    expect(after.kernel.sessions.create({ workspace: after.workspace })).toBeTruthy();
+    await rt.close();
+    await expect(rt.restart()).rejects.toMatchObject({ envelope: { code: 'RUNTIME_CLOSED' } });
+  });
+});

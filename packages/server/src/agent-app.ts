@@ -1,6 +1,8 @@
 import { agent, PROTOCOL_VERSION, type AgentApp, type InitializeResponse } from '@agentclientprotocol/sdk';
 import {
   AttachParamsSchema,
+  CONSOLE_METHODS,
+  LoginLinkParamsSchema,
   CancelParamsSchema,
   ConfirmationAnswerParamsSchema,
   DetachParamsSchema,
@@ -17,15 +19,23 @@ import {
   SessionsListParamsSchema,
 } from '@nodwyn/protocol';
 import { ClientConnection } from './client-connection.js';
+import { consoleMethods } from './console-methods.js';
 import { serverErrors } from './errors.js';
 import { paramsParser, rpcError } from './rpc-error.js';
 import type { LiveSession } from './live-session.js';
+import type { LoginLink } from './login-links.js';
 import type { SessionManager } from './session-manager.js';
 
 /** What `initialize` says about the agent. */
 export interface AgentInfo {
   readonly name: string;
   readonly version: string;
+}
+
+/** What the transport serving the app offers beyond the session manager. */
+export interface AgentAppExtras {
+  /** Makes a web console login link; only the daemon, which serves the console over HTTP, has one. */
+  readonly loginLink?: () => LoginLink;
 }
 
 /** Prompts `_nodwyn/prompts/history` answers when the client names no limit. */
@@ -47,14 +57,19 @@ async function answering<T>(operation: string, body: () => Promise<T> | T): Prom
  * session manager. One app per connection, so what a client declared in `initialize` (its `fs`
  * capabilities, its name) stays with that client. `connection.closed` resolves when the client leaves.
  */
-export function agentApp(sessions: SessionManager, info: AgentInfo, onConnection: (connection: ClientConnection, closed: Promise<void>) => void): AgentApp {
+export function agentApp(
+  sessions: SessionManager,
+  info: AgentInfo,
+  onConnection: (connection: ClientConnection, closed: Promise<void>) => void,
+  extras: AgentAppExtras = {},
+): AgentApp {
   let client: ClientConnection | undefined;
   const me = (): ClientConnection => client!;
   const later = (send: () => void): void => void setImmediate(send);
   // After the answer: the commands this session answers itself, its plugins' included.
   const announceCommands = (live: LiveSession): void =>
     later(() => me().update(live.id, { sessionUpdate: 'available_commands_update', availableCommands: live.availableCommands() }));
-  return agent({ name: info.name })
+  return consoleMethods(sessions, agent({ name: info.name }))
     .onConnect((connection) => {
       client = new ClientConnection(connection.client);
       const closed = connection.closed.then(() => {
@@ -150,6 +165,15 @@ export function agentApp(sessions: SessionManager, info: AgentInfo, onConnection
     )
     .onRequest(NODWYN_METHODS.sessionsList, paramsParser(SessionsListParamsSchema, NODWYN_METHODS.sessionsList), ({ params }) =>
       answering(NODWYN_METHODS.sessionsList, () => ({ sessions: sessions.list(params) })),
+    )
+    .onRequest(CONSOLE_METHODS.loginLink, paramsParser(LoginLinkParamsSchema, CONSOLE_METHODS.loginLink), () =>
+      answering(CONSOLE_METHODS.loginLink, () => {
+        if (extras.loginLink) return extras.loginLink();
+        throw serverErrors.error('WEB_CONSOLE_UNAVAILABLE', {
+          operation: CONSOLE_METHODS.loginLink,
+          remediation: 'Only the daemon serves the web console: run `nodwyn web` (it starts nodwyn serve when none runs) and ask it.',
+        });
+      }),
     )
     .onRequest(NODWYN_METHODS.confirmationAnswer, paramsParser(ConfirmationAnswerParamsSchema, NODWYN_METHODS.confirmationAnswer), ({ params }) =>
       answering(NODWYN_METHODS.confirmationAnswer, async () => {

@@ -16,6 +16,11 @@ export interface AgentRuntime {
   readonly protectedFolders: readonly ProtectedFolder[];
   /** The kernel scope of a workspace (a real path), booted on first use and kept. */
   scope(workspace: string): Promise<AgentScope>;
+  /**
+   * Re-boots every workspace scope booted so far with config.toml as it is now (settings saved from a
+   * console); answers how many booted again. Called only while no turn runs.
+   */
+  restart(): Promise<number>;
   /** Stops every scope and closes the log. */
   close(): Promise<void>;
 }

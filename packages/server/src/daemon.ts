@@ -6,7 +6,8 @@ import type { AgentRuntime } from './agent-runtime.js';
 import { alive, readDaemonFile, removeDaemonFile, writeDaemonFile, type DaemonFile } from './daemon-file.js';
 import { serverErrors } from './errors.js';
 import { SessionManager } from './session-manager.js';
-import { startWebSocketServer } from './websocket-server.js';
+import type { LoginLink } from './login-links.js';
+import { startWebSocketServer, type TlsMaterial } from './websocket-server.js';
 
 /** How to start the daemon. */
 export interface DaemonOptions {
@@ -17,19 +18,28 @@ export interface DaemonOptions {
   readonly runtime: AgentRuntime;
   readonly info: AgentInfo;
   readonly maxFrameBytes?: number;
+  /** `127.0.0.1` unless given (`[serve] host`); another host needs `tls`. */
+  readonly host?: string;
+  /** Serve https and wss with this certificate (`[serve] tls_cert`, `tls_key`). */
+  readonly tls?: TlsMaterial;
+  /** The web console's bundle, served at the daemon's `http` URL. */
+  readonly webRoot?: string;
 }
 
 /** A running daemon. */
 export interface Daemon {
   readonly file: DaemonFile;
   readonly sessions: SessionManager;
+  /** A one-time login link for the web console. */
+  loginLink(): LoginLink;
   /** Ends running turns as cancelled (logged), closes every connection and the database, removes serve.json. */
   stop(): Promise<void>;
 }
 
 /**
  * Starts `nodwyn serve`: claims the data folder (a second daemon is refused, naming the first), closes the
- * turns a killed daemon left open (their questions expire, logged), listens on loopback, and writes
+ * turns a killed daemon left open (their questions expire, logged), listens on loopback (or, over TLS, on
+ * the host given), serves the protocol and the web console there, and writes
  * `serve.json` (0600) with the URL and a fresh token.
  */
 export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
@@ -39,7 +49,16 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     sessions = new SessionManager(options.runtime);
     await sessions.recoverInterrupted();
     const token = randomBytes(32).toString('base64url');
-    const server = await startWebSocketServer({ sessions, info: options.info, token, port: options.port, maxFrameBytes: options.maxFrameBytes });
+    const server = await startWebSocketServer({
+      sessions,
+      info: options.info,
+      token,
+      port: options.port,
+      host: options.host,
+      tls: options.tls,
+      webRoot: options.webRoot,
+      maxFrameBytes: options.maxFrameBytes,
+    });
     const file: DaemonFile = { url: server.url, http: server.http, token, pid: process.pid };
     writeDaemonFile(options.home, file);
     const live = sessions;
@@ -47,6 +66,7 @@ export async function startDaemon(options: DaemonOptions): Promise<Daemon> {
     return {
       file,
       sessions: live,
+      loginLink: () => server.loginLink(),
       stop: () =>
         (stopping ??= (async () => {
           await live.shutdown();

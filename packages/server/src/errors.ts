@@ -29,6 +29,20 @@ export const ServerCodes = {
   TOKEN_REQUIRED: 'AUTH_FAILED',
   /** An HTTP path the daemon does not serve. */
   NOT_SERVED: 'NOT_FOUND',
+  /** A web console login link that was used already, expired, or never issued. */
+  LOGIN_LINK_INVALID: 'AUTH_FAILED',
+  /** A request from a web page of another origin than the daemon's own (checked before any credential). */
+  ORIGIN_FORBIDDEN: 'PERMISSION_DENIED',
+  /** The web console's bundle is not there to serve (not built, or not shipped with this nodwyn). */
+  WEB_BUNDLE_MISSING: 'NOT_FOUND',
+  /** A login link was asked of an agent that serves no web console (stdio, in-process). */
+  WEB_CONSOLE_UNAVAILABLE: 'PRECONDITION_FAILED',
+  /** The daemon was asked to listen beyond loopback without a TLS certificate and key. */
+  TLS_REQUIRED: 'PRECONDITION_FAILED',
+  /** The daemon failed to answer an HTTP request (reading the bundle failed, say). */
+  HTTP_FAILED: 'INTERNAL',
+  /** The TLS certificate or key file could not be read, or does not make a TLS server. */
+  TLS_INVALID: 'PRECONDITION_FAILED',
   /** A frame that is not one JSON-RPC message in JSON. */
   FRAME_INVALID: 'VALIDATION_FAILED',
   /** The client's file read or write through ACP `fs/*` failed. */
@@ -63,6 +77,14 @@ export const ServerCodes = {
   CONFIG_WRITE_FAILED: 'PRECONDITION_FAILED',
   /** An agent command failed (a plugin's threw something that is not an envelope). */
   COMMAND_FAILED: 'INTERNAL',
+  /** A plugin command's `--json` output was not what the console methods read. */
+  COMMAND_OUTPUT_INVALID: 'UNEXPECTED_RESPONSE',
+  /** A workspace whose repository config (`.nodwyn/`) the person has not trusted (or changed since). */
+  WORKSPACE_UNTRUSTED: 'PRECONDITION_FAILED',
+  /** A settings section or key the console may not set. */
+  SETTING_UNKNOWN: 'VALIDATION_FAILED',
+  /** A setting's value is not what its key takes. */
+  SETTING_INVALID: 'VALIDATION_FAILED',
 } as const;
 
 /** A server error code. */

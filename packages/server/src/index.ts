@@ -4,6 +4,8 @@ export * from './client-connection.js';
 export * from './daemon.js';
 export * from './daemon-file.js';
 export * from './errors.js';
+export * from './login-links.js';
+export * from './security-headers.js';
 export * from './session-manager.js';
 export * from './stdio-transport.js';
 export * from './websocket-server.js';

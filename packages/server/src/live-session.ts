@@ -39,15 +39,18 @@ export class LiveSession {
   #chunks: Chunk[] = [];
   #flushScheduled = false;
 
+  #scope: AgentScope;
+
   /** @param personConfig the person's config.toml as it is now, for the commands that read it (`/model`). */
   constructor(
     readonly id: string,
-    readonly scope: AgentScope,
+    scope: AgentScope,
     private readonly personConfig: () => Config,
   ) {
+    this.#scope = scope;
     this.subscribers = new Subscribers(id);
     const kernel = scope.kernel;
-    this.#projector = new SessionProjector(scope.workspace, (name) => kernel.primitives.get(name)?.kind ?? 'other', () => this.#windowTokens, (seq) => totalsOf(kernel.log, id, seq));
+    this.#projector = new SessionProjector(scope.workspace, (name) => this.scope.kernel.primitives.get(name)?.kind ?? 'other', () => this.#windowTokens, (seq) => totalsOf(kernel.log, id, seq));
     this.broker = new ConfirmationBroker(id, (callId) => {
       const call = this.#projector.call(callId);
       if (!call) return undefined;
@@ -73,6 +76,16 @@ export class LiveSession {
       this.#projector.learnCalls(assistant);
       this.#lastStop = typeof assistant.payload.stop_reason === 'string' ? assistant.payload.stop_reason : undefined;
     }
+  }
+
+  /** The kernel scope of the session's workspace (a new one after the daemon's plugins restarted). */
+  get scope(): AgentScope {
+    return this.#scope;
+  }
+
+  /** Serves the session from `scope`, its workspace's scope re-booted (settings saved); only while no prompt runs. */
+  rescope(scope: AgentScope): void {
+    this.#scope = scope;
   }
 
   get state(): SessionState {

@@ -1,4 +1,4 @@
-import { KERNEL_STREAM, TURN_EVENTS } from '@nodwyn/kernel';
+import { KERNEL_STREAM, TURN_EVENTS, type EventLog, type Kernel } from '@nodwyn/kernel';
 import type { ProviderChoice, SessionSummary } from '@nodwyn/protocol';
 import { latestTitle, loadConfig, type Config } from '@nodwyn/runtime';
 import { realpathSync } from 'node:fs';
@@ -10,6 +10,7 @@ import { LiveSession } from './live-session.js';
 import { promptHistory } from './prompt-history.js';
 import { configuredProvider, providerChoices } from './provider-choices.js';
 import { configureProvider, type ProviderSetup, type ProviderSetupResult } from './provider-setup.js';
+import { SessionCosts } from './session-costs.js';
 import { workspaceOf } from './workspace-folder.js';
 
 /** How the session manager serves what belongs to no session. */
@@ -37,6 +38,9 @@ export class SessionManager {
 
   readonly #defaultWorkspace: string;
   readonly #personConfig: () => Config;
+  readonly #costs: SessionCosts;
+  /** Set while the daemon's plugins restart: sessions open again once it settles. */
+  #restarting: Promise<unknown> | undefined;
 
   constructor(
     private readonly runtime: AgentRuntime,
@@ -44,6 +48,7 @@ export class SessionManager {
   ) {
     this.#defaultWorkspace = options.defaultWorkspace ?? process.cwd();
     this.#personConfig = () => loadConfig(runtime.configFile);
+    this.#costs = new SessionCosts(runtime.log);
     this.#unsubscribe = runtime.log.subscribe((event) => this.#live.get(event.session)?.onLog(event));
   }
 
@@ -90,8 +95,82 @@ export class SessionManager {
     return configureProvider((await this.#defaultScope()).kernel, this.runtime.configFile, request);
   }
 
+  /** The one log every session lives in (the console reads and verifies it). */
+  get log(): EventLog {
+    return this.runtime.log;
+  }
+
+  /** The person's config.toml, which provider setup and the console's settings write. */
+  get configFile(): string {
+    return this.runtime.configFile;
+  }
+
+  /** The kernel of the workspace the agent answers from when no session's workspace decides (the keychain's and the bindings' commands). */
+  async defaultKernel(): Promise<Kernel> {
+    return (await this.#defaultScope()).kernel;
+  }
+
+  /**
+   * The kernel scope of `workspace` (a folder), for the console's capability methods: refused with
+   * `WORKSPACE_UNTRUSTED` while its repository config (`.nodwyn/`) waits for the person's review.
+   */
+  async workspaceKernel(workspace: string, operation: string): Promise<Kernel> {
+    const scope = await this.runtime.scope(workspaceOf(workspace, operation, '$.workspace'));
+    const trust = scope.trust();
+    if (trust.status === 'untrusted' || trust.status === 'changed') {
+      throw serverErrors.error('WORKSPACE_UNTRUSTED', {
+        operation,
+        failed_parameter: '$.workspace',
+        received_value: scope.workspace,
+        remediation: `${scope.workspace} has repository config (.nodwyn/) you have not trusted${trust.status === 'changed' ? ' since it changed' : ''}; review and trust it in a terminal (cd ${scope.workspace} && nodwyn trust), then try again.`,
+      });
+    }
+    return scope.kernel;
+  }
+
+  /**
+   * Saves settings and restarts the daemon's plugins with them: refused with `SESSION_BUSY` (nothing
+   * written) while any session runs a turn, since a turn would lose its plugins mid-way; otherwise `write`
+   * runs, every booted workspace scope boots again from config.toml, and each live session carries on in
+   * its workspace's new scope with its clients. Sessions that open meanwhile wait for it. Answers how many
+   * workspaces restarted.
+   */
+  async restartPlugins(write: () => void): Promise<number> {
+    await this.#restarting;
+    const busy = [...this.#live.values()].find((live) => live.state !== 'idle');
+    if (busy) {
+      throw serverErrors.error('SESSION_BUSY', {
+        operation: 'settings/set',
+        received_value: busy.id,
+        remediation: `Session ${busy.id} is running a turn; settings restart every plugin, so wait for its answer (or cancel it), then save again. Nothing was saved.`,
+      });
+    }
+    write();
+    const restarting = this.#restartScopes();
+    this.#restarting = restarting.catch(() => undefined);
+    try {
+      return await restarting;
+    } finally {
+      this.#restarting = undefined;
+    }
+  }
+
+  async #restartScopes(): Promise<number> {
+    const restarted = await this.runtime.restart();
+    for (const live of [...this.#live.values()]) {
+      try {
+        live.rescope(await this.runtime.scope(live.scope.workspace));
+      } catch {
+        // Its workspace failed to boot again: the session is opened afresh (with that envelope) on next use.
+        this.#live.delete(live.id);
+      }
+    }
+    return restarted;
+  }
+
   /** The live session `id`, opened from the log when it is not live yet; `SESSION_NOT_FOUND` when the log has none. */
   open(id: string): Promise<LiveSession> {
+    if (this.#restarting) return this.#restarting.then(() => this.open(id));
     const live = this.#live.get(id);
     if (live) return Promise.resolve(live);
     let opening = this.#opening.get(id);
@@ -146,7 +225,8 @@ export class SessionManager {
       if (options.workspace !== undefined && workspace !== options.workspace) continue;
       const live = this.#live.get(row.id);
       const title = live?.title ?? latestTitle(this.runtime.log, row.id) ?? created.title;
-      summaries.push({ sessionId: row.id, workspace, ...(title ? { title } : {}), state: live?.state ?? 'idle', lastActivity: row.updated, events: row.events });
+      const cost = this.#costs.of(row.id, row.events);
+      summaries.push({ sessionId: row.id, workspace, ...(title ? { title } : {}), state: live?.state ?? 'idle', lastActivity: row.updated, events: row.events, ...(cost === undefined ? {} : { cost }) });
       if (options.limit !== undefined && summaries.length >= options.limit) break;
     }
     return summaries;

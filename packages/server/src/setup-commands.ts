@@ -3,6 +3,9 @@ import type { CommandIO } from '@nodwyn/plugin-api';
 import { Readable } from 'node:stream';
 import { serverErrors } from './errors.js';
 
+/** The plugin whose command each name is, for the envelope of a distribution that lacks it. */
+const OWNERS: Readonly<Record<string, string>> = { secret: 'keychain', bind: 'egress', capability: 'capabilities' };
+
 /** What a plugin's command printed. */
 export interface CommandOutput {
   readonly stdout: string;
@@ -10,8 +13,9 @@ export interface CommandOutput {
 }
 
 /**
- * Runs a plugin's own `nodwyn <name>` command (the keychain's `secret`, the egress plugin's `bind`) as a
- * person would, so provider setup stores keys and bindings exactly as those commands do, with their checks.
+ * Runs a plugin's own `nodwyn <name>` command (the keychain's `secret`, the egress plugin's `bind`, the
+ * capabilities plugin's `capability`) as a person would, so provider setup and the console methods store
+ * keys, bindings and capability changes exactly as those commands do, with their checks.
  * `stdin` is the command's piped input (a secret's value): it is handed over, never printed or logged.
  * A command the distribution lacks is `SETUP_UNAVAILABLE`; one that refuses its input (a non-zero exit
  * without an envelope) is `SETUP_COMMAND_FAILED`; an envelope it throws passes through unchanged.
@@ -19,10 +23,11 @@ export interface CommandOutput {
 export async function runPluginCommand(kernel: Kernel, name: string, args: readonly string[], options: Readonly<Record<string, unknown>>, stdin?: string): Promise<CommandOutput> {
   const entry = kernel.commands.list().find((c) => c.item.name === name);
   if (!entry) {
+    const plugin = OWNERS[name] ?? name;
     throw serverErrors.error('SETUP_UNAVAILABLE', {
       operation: `${name} ${args[0] ?? ''}`.trim(),
-      expected: `the \`${name}\` command (the ${name === 'secret' ? 'keychain' : 'egress'} plugin)`,
-      remediation: `This distribution has no \`nodwyn ${name}\` command, so a key cannot be stored and bound safely; add the keychain and egress plugins, or set the provider up by hand in config.toml.`,
+      expected: `the \`${name}\` command (the ${plugin} plugin)`,
+      remediation: `This distribution has no \`nodwyn ${name}\` command; add the ${plugin} plugin to it (or do this by hand in nodwyn's files).`,
     });
   }
   let stdout = '';

@@ -98,6 +98,14 @@ export class Sandbox {
         }
         return (await entry).scope;
       },
+      restart: async () => {
+        const workspaces = [...scopes.keys()];
+        for (const entry of scopes.values()) await (await entry).host.stopAll();
+        scopes.clear();
+        for (const workspace of workspaces) scopes.set(workspace, boot(workspace));
+        await Promise.all(scopes.values());
+        return workspaces.length;
+      },
       close: async () => {
         for (const entry of scopes.values()) await (await entry).host.stopAll();
         log.close();

@@ -6,11 +6,13 @@ import { serverErrors } from '@nodwyn/server';
 import { daemonConnection, inProcessConnection, runningDaemon, viaProtocol, type AgentConnection } from '../agent-connection.js';
 import { agentRuntimeOver } from '../agent-runtime.js';
 import { cliBoot } from '../cli-boot.js';
+import { ensureDaemon } from '../daemon-launcher.js';
 import { TUI_PACKAGE } from '../distribution.js';
 import { CliCodes } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { forTerminal } from '../terminal-text.js';
 import { reportFailure } from './guarded.js';
+import { DEFAULT_SERVE_PORT } from './serve.js';
 
 /** What the person asked the front end to open. */
 export type FrontendRequest =
@@ -26,7 +28,7 @@ export type FrontendRequest =
 /**
  * Starts the distribution's front end with a connected client: to the daemon of this NODWYN_HOME when one
  * runs (so the front end shares its sessions with every other client), else to an agent served in this
- * process. Exits with the front end's code, once the client is closed, the in-process agent's running
+ * process; a front end that needs the daemon (`daemon: true`, the web console) gets it started first. Exits with the front end's code, once the client is closed, the in-process agent's running
  * turns have ended cancelled, and the log is closed.
  */
 export async function frontendCommand(request: FrontendRequest): Promise<number> {
@@ -60,7 +62,9 @@ async function launch(request: FrontendRequest): Promise<number> {
     alone = await loadFrontendAlone(runtime, runtime.distribution.defaultFrontend ?? '', workspace);
     const frontend = alone?.frontend ?? frontendOf(await runtime.scope(workspace));
     const who = { name: `nodwyn-${frontend.id}` };
-    const connection: AgentConnection = daemon ? await daemonConnection(home, who) : await inProcessConnection(agentRuntimeOver(runtime), who);
+    // A front end outside this process (a browser tab, a window) needs the daemon: started first when none runs.
+    if (frontend.daemon && daemon === undefined) await ensureDaemon(home, DEFAULT_SERVE_PORT, note);
+    const connection: AgentConnection = daemon || frontend.daemon ? await daemonConnection(home, who) : await inProcessConnection(agentRuntimeOver(runtime), who);
     try {
       const args = await frontendArgs(request, connection.client, workspace);
       return await start(frontend, connection.client, workspace, connection.attached ? [...args, '--attached'] : args);

@@ -3,7 +3,9 @@ import { dataDir, ensureDataDir } from '@nodwyn/runtime';
 import { startDaemon, stopDaemon } from '@nodwyn/server';
 import { openAgentRuntime } from '../agent-runtime.js';
 import { EXIT } from '../exit-codes.js';
+import { serveSettings } from '../serve-settings.js';
 import { VERSION } from '../version.js';
+import { webRoot } from '../web-root.js';
 import { reportFailure } from './guarded.js';
 import { untilSignal } from './until-signal.js';
 
@@ -21,7 +23,9 @@ const CHECK_CODES = new Set(['DAEMON_RUNNING', 'DAEMON_NOT_RUNNING']);
 
 /**
  * `nodwyn serve`: the daemon. Prints the URL on stdout, writes serve.json, and serves until SIGTERM (or
- * `nodwyn serve --stop`), which ends running turns as cancelled and closes the database cleanly.
+ * `nodwyn serve --stop`), which ends running turns as cancelled and closes the database cleanly. It
+ * serves the web console at its `http` URL too; `[serve]` in the person's config.toml may move it off
+ * loopback, over TLS only (docs/frontends.md).
  */
 export async function serveCommand(flags: ServeFlags): Promise<number> {
   try {
@@ -40,17 +44,18 @@ async function stop(): Promise<number> {
 async function serve(port: number): Promise<number> {
   const home = dataDir();
   ensureDataDir(home);
+  const settings = serveSettings();
   const runtime = await openAgentRuntime();
   let daemon;
   try {
-    daemon = await startDaemon({ home, port, runtime, info: { name: 'nodwyn', version: VERSION } });
+    daemon = await startDaemon({ home, port, runtime, info: { name: 'nodwyn', version: VERSION }, ...settings, webRoot: webRoot() });
   } catch (error) {
     await runtime.close();
     throw error;
   }
   const signal = untilSignal();
   process.stdout.write(`${daemon.file.url}\n`);
-  process.stderr.write(`nodwyn: serving ${daemon.file.url} (pid ${process.pid}); the token is in ${home}/serve.json; stop with nodwyn serve --stop\n`);
+  process.stderr.write(`nodwyn: serving ${daemon.file.url} and the web console at ${daemon.file.http} (pid ${process.pid}); the token is in ${home}/serve.json; log in with nodwyn web; stop with nodwyn serve --stop\n`);
   try {
     await signal.received;
   } finally {

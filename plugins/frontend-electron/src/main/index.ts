@@ -1,0 +1,14 @@
+export { systemClock, type Clock } from './clock.js';
+export { nodeConfigStore, type ConfigStore } from './config-store.js';
+export { CRASH_LOOP_LIMIT, CRASH_WINDOW_MS, CrashWindow } from './crash-window.js';
+export type { DaemonChild, DaemonExit, DaemonSpawner } from './daemon-child.js';
+export { parseServeFile, type DaemonEndpoint, type ServeFileReader } from './daemon-endpoint.js';
+export { DaemonSupervisor, READY_TIMEOUT_MS, RESTART_DELAY_MS, type SupervisorDeps } from './daemon-supervisor.js';
+export { registerDesktopIpc, type DesktopIpcHandlers } from './desktop-ipc.js';
+export { DesktopMain, type DesktopMainDeps } from './desktop-main.js';
+export type { IpcEventLike, IpcMainLike, NavigationEventLike, SecureWebPreferences, WebContentsLike, WindowFactory, WindowLike, WindowOptions } from './electron-like.js';
+export { fetchLoginLink, type FetchLike } from './login-link.js';
+export { describeExit, nodeDaemonSpawner, type NodwynCommand } from './node-daemon-spawner.js';
+export { createSecureWindow, sameOrigin, secureWindowOptions, type ExternalOpener } from './secure-window.js';
+export { saveSettings, type SettingsSaverDeps, type SettingsValidator } from './settings-saver.js';
+export { mergeSettings } from './settings-toml.js';

@@ -5,7 +5,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
-import { build } from 'vite';
 import { percentile, type Row } from './stats.js';
 
 /**
@@ -75,8 +74,6 @@ function gzippedJsKb(root: string): number {
 
 /** Issue 14's figures: the web console in Chromium against the real daemon (login link, cookie, WebSocket). */
 export async function benchWeb(root: string, dir: string): Promise<Row[]> {
-  // The daemon serves plugins/frontend-web/dist/web when run from source: build it from the current code.
-  await build({ configFile: join(root, 'plugins', 'frontend-web', 'app', 'vite.config.ts'), logLevel: 'warn' });
   const { home, workspace, long, last } = homeWithSessions(dir);
   const env = { PATH: process.env.PATH, HOME: dir, NODWYN_HOME: home };
   const daemon = spawn(process.execPath, [join(root, 'apps', 'cli', 'bin', 'nodwyn.mjs'), 'serve', '--port', '0'], { cwd: workspace, env, stdio: ['ignore', 'pipe', 'inherit'] });

@@ -214,4 +214,63 @@ describe('the web console in Chromium, against a real nodwyn serve', () => {
     expect(after).toContain('https://llm.example.com');
     expect(after).toContain('scripted');
   });
+
+  it('forks the session at a message and opens the fork', async () => {
+    await page.goto(`${daemon.origin}/#/session/${encodeURIComponent(sessionId)}`);
+    await page.waitForSelector('.item.user .fork');
+    await page.focus('.item.user .fork');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction((parent) => location.hash.startsWith('#/session/') && !location.hash.endsWith(parent), encodeURIComponent(sessionId), { timeout: 10_000 });
+    const forked = decodeURIComponent(new URL(page.url()).hash.replace('#/session/', ''));
+    await page.waitForSelector('#prompt');
+    const watcher = await connectDaemon({ home: daemon.home, clientInfo: { name: 'e2e-fork', version: '1.0.0' }, reconnect: false });
+    try {
+      const sessions = await watcher.listSessions();
+      expect(sessions.map((s) => s.sessionId)).toContain(forked);
+    } finally {
+      await watcher.close();
+    }
+  });
+
+  it('in the desktop app, picks the folder, shows a crash loop with its last error and restarts, and saves settings through the bridge', async () => {
+    const desktopPage = await context.newPage();
+    try {
+      await desktopPage.addInitScript((workspace) => {
+        const calls: unknown[] = [];
+        let listener: ((state: unknown) => void) | undefined;
+        (window as unknown as { desktopCalls: unknown[] }).desktopCalls = calls;
+        (window as unknown as { nodwynDesktop: unknown }).nodwynDesktop = {
+          version: 1,
+          openWorkspace: async () => (calls.push('openWorkspace'), workspace),
+          notify: (n: unknown) => calls.push(['notify', n]),
+          daemonState: async () => ({ state: 'crash-loop', crashes: 3, lastError: 'EADDRINUSE 127.0.0.1:7420' }),
+          onDaemonState: (l: (state: unknown) => void) => ((listener = l), () => (listener = undefined)),
+          saveSettings: async (settings: unknown) => (calls.push(['saveSettings', settings]), { ok: false, error: 'the new daemon did not start', restored: true, state: { state: 'running', crashes: 0 } }),
+          restartDaemon: async () => (calls.push('restartDaemon'), listener?.({ state: 'running', crashes: 0 }), { state: 'running', crashes: 0 }),
+        };
+      }, daemon.workspace);
+      await desktopPage.goto(`${daemon.origin}/#/sessions`);
+      await desktopPage.waitForSelector('.banner-crash-loop');
+      expect(await desktopPage.textContent('.banner')).toContain('EADDRINUSE 127.0.0.1:7420');
+      await desktopPage.fill('#workspace', '');
+      await desktopPage.click('text=Choose folder…');
+      await desktopPage.waitForFunction((w) => (document.querySelector('#workspace') as HTMLInputElement).value === w, daemon.workspace);
+      await desktopPage.click('.banner button');
+      await desktopPage.waitForSelector('.banner', { state: 'detached' });
+      await desktopPage.goto(`${daemon.origin}/#/settings`);
+      await desktopPage.waitForSelector('#setting-provider-anthropic-model');
+      await desktopPage.fill('#setting-provider-anthropic-model', 'claude-web-e2e');
+      await desktopPage.click('main form button[type=submit]');
+      await desktopPage.waitForSelector('.notices .error');
+      expect(await desktopPage.textContent('.notices .error')).toContain('the new daemon did not start (the previous settings were restored)');
+      const calls = (await desktopPage.evaluate(() => (window as unknown as { desktopCalls: unknown[] }).desktopCalls)) as unknown[];
+      expect(calls).toContainEqual(['saveSettings', { 'provider.anthropic': { model: 'claude-web-e2e', base_url: 'https://llm.example.com' } }]);
+      expect(calls).toContain('openWorkspace');
+      expect(calls).toContain('restartDaemon');
+      expect(readFileSync(join(daemon.home, 'config.toml'), 'utf8')).not.toContain('claude-web-e2e');
+      await desktopPage.setViewportSize({ width: 1280, height: 800 });
+    } finally {
+      await desktopPage.close();
+    }
+  });
 });

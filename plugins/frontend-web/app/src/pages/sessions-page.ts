@@ -32,7 +32,7 @@ function sessionTables(sessions: readonly SessionRow[]): HTMLElement {
         h(
           'table',
           { class: 'sessions' },
-          h('thead', {}, h('tr', {}, ...['Session', 'State', 'Last activity', 'Cost', 'Events', ''].map((label) => h('th', { scope: 'col' }, label)))),
+          h('thead', {}, h('tr', {}, ...['Session', 'State', 'Last activity', 'Cost', 'Events', ''].map((label) => h('th', { scope: 'col', class: label === 'Cost' || label === 'Events' ? 'num' : undefined }, label)))),
           h('tbody', {}, ...group.sessions.map((s) => sessionRow(s, now))),
         ),
       ),

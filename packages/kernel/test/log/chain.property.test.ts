@@ -32,6 +32,9 @@ describe('the hash chain (properties)', () => {
     return { file, log: EventLog.open({ path: file, keyPath: t.keyPath }) };
   };
 
+  // Each property opens 40 SQLite databases: seconds on a loaded 2-core machine, not a hang.
+  const PROPERTY_TIMEOUT_MS = 60_000;
+
   it('verifies for any sequence of payloads, appended singly or in batches', () => {
     fc.assert(
       fc.property(historyArb, (history) => {
@@ -46,7 +49,7 @@ describe('the hash chain (properties)', () => {
       }),
       { numRuns: 40 },
     );
-  });
+  }, PROPERTY_TIMEOUT_MS);
 
   it("names exactly the seq whose payload was changed, whichever it is", () => {
     fc.assert(
@@ -70,5 +73,5 @@ describe('the hash chain (properties)', () => {
       }),
       { numRuns: 40 },
     );
-  });
+  }, PROPERTY_TIMEOUT_MS);
 });

@@ -43,9 +43,14 @@ export class Daemon {
   async start(): Promise<ServeJson> {
     const child = spawn(process.execPath, [BIN, 'serve', '--port', '0'], { cwd: this.workspace, env: this.env, stdio: ['ignore', 'pipe', 'pipe'] });
     this.child = child;
-    child.stdout!.on('data', (d: Buffer) => (this.output += d.toString()));
+    // Ready once stdout has its URL line (written after serve.json); stderr may speak first.
+    let stdout = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      stdout += d.toString();
+      this.output += d.toString();
+    });
     child.stderr!.on('data', (d: Buffer) => (this.output += d.toString()));
-    await until(() => this.output.includes('\n') || child.exitCode !== null, 20_000);
+    await until(() => stdout.includes('\n') || child.exitCode !== null, 30_000);
     if (child.exitCode !== null) throw new Error(`nodwyn serve exited ${child.exitCode}: ${this.output}`);
     this.info = JSON.parse(readFileSync(join(this.home, 'serve.json'), 'utf8')) as ServeJson;
     return this.info;

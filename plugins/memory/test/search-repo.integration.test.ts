@@ -115,7 +115,7 @@ describe('search_repo', () => {
       later = content(await kernel.apply('search_repo', { query: '"line 3999"' }));
     }
     expect(later).toBe('d39/f3999.txt:2:line 3999');
-  });
+  }, 60_000);
 });
 
 describe('search_repo without the text layer', () => {

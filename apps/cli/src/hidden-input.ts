@@ -4,8 +4,10 @@
  * Only for a TTY stdin: raw mode is what keeps the terminal from echoing.
  */
 export function askHidden(question: string, input: NodeJS.ReadStream = process.stdin, output: NodeJS.WriteStream = process.stderr): Promise<string | undefined> {
-  output.write(question);
+  // Echo goes off before the question shows: a key typed the moment the question appears (a paste, a
+  // password manager) must not reach a terminal that still echoes.
   input.setRawMode(true);
+  output.write(question);
   input.resume();
   let typed = '';
   return new Promise((resolve) => {

@@ -1,8 +1,8 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { npm, npmEnv, pack, REPO, tempDir } from './npm.js';
+import { nodwyn, npm, npmEnv, pack, REPO, tempDir } from './npm.js';
 
 // npm pack of the packages a plugin or a front end depends on, installed into an empty folder the way an
 // author outside the monorepo would, then imported by Node and by tsc (docs/publishing.md).
@@ -59,5 +59,16 @@ describe('the packed packages', () => {
     expect(existsSync(join(app, 'node_modules', '@nodwyn', 'plugin-api', 'dist', 'src', 'index.d.ts'))).toBe(true);
     const check = spawnSync(process.execPath, [tsc, '-p', app], { cwd: app, encoding: 'utf8' });
     expect([check.status, check.stdout]).toEqual([0, '']);
+  });
+
+  it('load into nodwyn from the folder the tarballs were installed in', () => {
+    // The folder is NODWYN_HOME: config.toml names the plugin, resolved from the folder's node_modules.
+    writeFileSync(join(app, 'config.toml'), '[[distribution.plugins]]\npackage = "@acme/nodwyn-plugin-hello"\nrange = "^1.0.0"\noptional = false\n');
+    const workspace = join(root, 'workspace');
+    mkdirSync(workspace);
+    const script = join(root, 'script.json');
+    writeFileSync(script, JSON.stringify({ replies: [{ toolCalls: [{ name: 'hello', args: { name: 'Grace' } }] }, { text: 'tool said: {{lastToolResult}}' }] }));
+    const run = nodwyn(['run', 'greet Grace', '--script', script], app, workspace);
+    expect([run.code, run.stdout], run.stderr).toEqual([0, expect.stringContaining('Hello, Grace!')]);
   });
 });

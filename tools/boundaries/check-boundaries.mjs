@@ -34,6 +34,18 @@ export const ALLOWED = {
     'scope:testing',
     'type:plugin',
   ],
+  // Repository tooling (tools/*): its tests load what they check (every plugin's manifest); nothing depends on it.
+  'type:tool': [
+    'scope:server',
+    'scope:runtime',
+    'scope:client',
+    'scope:kernel',
+    'scope:plugin-host',
+    'scope:plugin-api',
+    'scope:protocol',
+    'scope:testing',
+    'type:plugin',
+  ],
 };
 
 /** Projects whose tests may compose real plugins without depending on them. */

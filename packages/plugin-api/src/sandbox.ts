@@ -1,3 +1,7 @@
+/**
+ * `@nodwyn/plugin-api/sandbox`: what a sandbox runner plugin implements (docs/architecture.md §7): grants,
+ * limits, the run request and result, and the token a runner is provided under.
+ */
 import type { Envelope } from '@nodwyn/protocol';
 import type { ApplyResult } from './primitive.js';
 import { createToken, type Token } from './tokens.js';

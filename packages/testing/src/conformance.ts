@@ -1,4 +1,5 @@
-import { MODEL_NAME, HOST_NAME, retryBudget, TIERS, type ModelProvider, type ModelStreamEvent, type PluginDefinition } from '@nodwyn/plugin-api';
+import { MODEL_NAME, HOST_NAME, TIERS, type ModelProvider, type ModelStreamEvent, type PluginDefinition } from '@nodwyn/plugin-api';
+import { retryBudget } from '@nodwyn/plugin-api/transport';
 import { EnvelopeSchema } from '@nodwyn/protocol';
 import { describe, expect, it } from 'vitest';
 import { echoPlugin } from './echo-plugin.js';

@@ -1,4 +1,5 @@
-import { sandboxRunnerToken, type PrimitiveCallContext, type SandboxRunner } from '@nodwyn/plugin-api';
+import { type PrimitiveCallContext } from '@nodwyn/plugin-api';
+import { sandboxRunnerToken, type SandboxRunner } from '@nodwyn/plugin-api/sandbox';
 import type { QuickjsRunner } from '@nodwyn/plugin-sandbox-quickjs';
 import type { TestKernel } from '@nodwyn/testing';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -1,4 +1,5 @@
-import { EnvelopeError, jsonPath, MODEL_NAME, parseNetGrant, valueAt, type PrimitiveCallContext, type PrimitiveInfo, type SandboxGrants, type SandboxLimits, type Tier, type ToolResult } from '@nodwyn/plugin-api';
+import { EnvelopeError, jsonPath, MODEL_NAME, parseNetGrant, valueAt, type PrimitiveCallContext, type PrimitiveInfo, type Tier, type ToolResult } from '@nodwyn/plugin-api';
+import { type SandboxGrants, type SandboxLimits } from '@nodwyn/plugin-api/sandbox';
 import { describeGrants, normalGrants, widenedGrants, type CapabilityContent, type CapabilityVersion, type Example } from './capability.js';
 import { stripTypes } from './compile.js';
 import type { CapabilityConfig, RunnerId } from './config.js';

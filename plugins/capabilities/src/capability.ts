@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
-import type { SandboxGrants } from '@nodwyn/plugin-api';
+import type { SandboxGrants } from '@nodwyn/plugin-api/sandbox';
 import type { RunnerId } from './config.js';
 
 /** One example: args, and either the exact output expected or a predicate over the output. */

@@ -1,4 +1,5 @@
-import { DEFAULT_SANDBOX_LIMITS, jsonPath, z, type SandboxLimits } from '@nodwyn/plugin-api';
+import { jsonPath, z } from '@nodwyn/plugin-api';
+import { DEFAULT_SANDBOX_LIMITS, type SandboxLimits } from '@nodwyn/plugin-api/sandbox';
 import { capabilityError } from './errors.js';
 
 /** The sandbox runners a capability may ask for. */

@@ -1,5 +1,6 @@
 import canonicalize from 'canonicalize';
-import type { Envelope, PrimitiveCallContext, SandboxResult } from '@nodwyn/plugin-api';
+import type { Envelope, PrimitiveCallContext } from '@nodwyn/plugin-api';
+import type { SandboxResult } from '@nodwyn/plugin-api/sandbox';
 import type { Example } from './capability.js';
 import { stripTypes } from './compile.js';
 import { capabilityEnvelope } from './errors.js';

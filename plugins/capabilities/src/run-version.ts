@@ -1,4 +1,5 @@
-import { sandboxRunnerToken, type PrimitiveCallContext, type SandboxGrants, type SandboxLimits, type SandboxResult, type SandboxRunner, type Token } from '@nodwyn/plugin-api';
+import { type PrimitiveCallContext, type Token } from '@nodwyn/plugin-api';
+import { sandboxRunnerToken, type SandboxGrants, type SandboxLimits, type SandboxResult, type SandboxRunner } from '@nodwyn/plugin-api/sandbox';
 import type { RunnerId } from './config.js';
 import { capabilityError } from './errors.js';
 

@@ -1,4 +1,5 @@
-import { checkBaseUrl, priceOf, type ProviderFactory } from '@nodwyn/plugin-api';
+import { priceOf, type ProviderFactory } from '@nodwyn/plugin-api';
+import { checkBaseUrl } from '@nodwyn/plugin-api/transport';
 import { anthropicProvider } from './anthropic-provider.js';
 import { apiKeyFor, OFFICIAL_BASE_URL } from './api-key.js';
 import { anthropicOptions, optionText } from './anthropic-options.js';

@@ -1,4 +1,5 @@
-import { DEFAULT_RETRY_POLICY, type ProviderOptions, type RetryPolicy } from '@nodwyn/plugin-api';
+import { type ProviderOptions } from '@nodwyn/plugin-api';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '@nodwyn/plugin-api/transport';
 import { anthropicError } from './errors.js';
 import { DEFAULT_MODEL } from './models.js';
 

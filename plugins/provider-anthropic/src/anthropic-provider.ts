@@ -1,15 +1,6 @@
 import type { MessageCreateParamsStreaming } from '@anthropic-ai/sdk/resources/messages';
-import {
-  EnvelopeError,
-  parseEventJson,
-  retryingStream,
-  sseEvents,
-  transportEnvelope,
-  type ModelPrice,
-  type ModelProvider,
-  type ModelRequest,
-  type ModelStreamEvent,
-} from '@nodwyn/plugin-api';
+import { EnvelopeError, type ModelPrice, type ModelProvider, type ModelRequest, type ModelStreamEvent } from '@nodwyn/plugin-api';
+import { parseEventJson, retryingStream, sseEvents, transportEnvelope } from '@nodwyn/plugin-api/transport';
 import { attemptClient } from './attempt-client.js';
 import { messageParams, toolParams } from './message-params.js';
 import { MessageStreamReader, STREAM_CONTEXT } from './message-stream-reader.js';

@@ -1,4 +1,5 @@
-import { EnvelopeError, httpFailureEnvelope, type ModelStreamEvent, type Usage } from '@nodwyn/plugin-api';
+import { EnvelopeError, type ModelStreamEvent, type Usage } from '@nodwyn/plugin-api';
+import { httpFailureEnvelope } from '@nodwyn/plugin-api/transport';
 import { anthropicError } from './errors.js';
 import { applyDelta, startBlock, stopBlock, type StreamBlock } from './stream-block.js';
 

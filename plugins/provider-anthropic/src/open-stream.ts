@@ -1,5 +1,6 @@
 import type { MessageCreateParamsStreaming } from '@anthropic-ai/sdk/resources/messages';
-import { EnvelopeError, httpFailureEnvelope } from '@nodwyn/plugin-api';
+import { EnvelopeError } from '@nodwyn/plugin-api';
+import { httpFailureEnvelope } from '@nodwyn/plugin-api/transport';
 import type { AnthropicSdk, AttemptClient } from './attempt-client.js';
 import { anthropicError } from './errors.js';
 import { STREAM_CONTEXT } from './message-stream-reader.js';

@@ -1,4 +1,5 @@
-import { allowsInsecureHttp, definePlugin } from '@nodwyn/plugin-api';
+import { definePlugin } from '@nodwyn/plugin-api';
+import { allowsInsecureHttp } from '@nodwyn/plugin-api/transport';
 import { anthropicProviderFactory } from './anthropic-factory.js';
 import { PLUGIN_NAME } from './errors.js';
 

@@ -1,4 +1,5 @@
-import { retryBudget, type ModelMessage, type ModelRequest, type ProviderFactory, type ToolSpec } from '@nodwyn/plugin-api';
+import { type ModelMessage, type ModelRequest, type ProviderFactory, type ToolSpec } from '@nodwyn/plugin-api';
+import { retryBudget } from '@nodwyn/plugin-api/transport';
 import { providerAnthropicPlugin } from '../src/index.js';
 import { registeredProviders } from '@nodwyn/testing';
 

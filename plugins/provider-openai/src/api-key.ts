@@ -1,4 +1,5 @@
-import { isLoopback, type ProviderOptions } from '@nodwyn/plugin-api';
+import { type ProviderOptions } from '@nodwyn/plugin-api';
+import { isLoopback } from '@nodwyn/plugin-api/transport';
 import { openAiError } from './errors.js';
 import { optionText } from './provider-options.js';
 

@@ -1,4 +1,5 @@
-import { isEnvelopeError, type ModelStreamEvent, type SseEvent } from '@nodwyn/plugin-api';
+import { isEnvelopeError, type ModelStreamEvent } from '@nodwyn/plugin-api';
+import { type SseEvent } from '@nodwyn/plugin-api/transport';
 import { describe, expect, it } from 'vitest';
 import { chatStream } from './chat-stream.js';
 

@@ -1,4 +1,5 @@
-import { parseEventJson, type ModelStreamEvent, type SseEvent, type Usage } from '@nodwyn/plugin-api';
+import type { ModelStreamEvent, Usage } from '@nodwyn/plugin-api';
+import { parseEventJson, type SseEvent } from '@nodwyn/plugin-api/transport';
 import { list, record, text } from './json-fields.js';
 import { chatUsage, stopReason } from './stream-outcome.js';
 import { streamErrorEvent, streamIncomplete, type StreamContext } from './stream-failures.js';

@@ -1,4 +1,5 @@
-import { EnvelopeError, httpFailureEnvelope, isEnvelopeError, networkFailureEnvelope, type GuardedFetch, type ModelRequest } from '@nodwyn/plugin-api';
+import { EnvelopeError, isEnvelopeError, type GuardedFetch, type ModelRequest } from '@nodwyn/plugin-api';
+import { httpFailureEnvelope, networkFailureEnvelope } from '@nodwyn/plugin-api/transport';
 import { chatBody, type RequestShape } from './chat-request.js';
 import { openAiError } from './errors.js';
 import type { OpenAiApi } from './provider-options.js';

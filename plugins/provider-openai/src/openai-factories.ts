@@ -1,4 +1,5 @@
-import { checkBaseUrl, priceOf, type ModelInfo, type ModelProvider, type ProviderFactory, type ProviderOptions } from '@nodwyn/plugin-api';
+import { priceOf, type ModelInfo, type ModelProvider, type ProviderFactory, type ProviderOptions } from '@nodwyn/plugin-api';
+import { checkBaseUrl } from '@nodwyn/plugin-api/transport';
 import { apiKeyFor } from './api-key.js';
 import { openAiError } from './errors.js';
 import { DEFAULT_OPENAI_MODEL, OPENAI_MODELS } from './models.js';

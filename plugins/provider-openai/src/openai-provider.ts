@@ -1,4 +1,5 @@
-import { retryingStream, sseEvents, type ModelPrice, type ModelProvider, type ModelRequest, type ModelStreamEvent, type RetryPolicy } from '@nodwyn/plugin-api';
+import { type ModelPrice, type ModelProvider, type ModelRequest, type ModelStreamEvent } from '@nodwyn/plugin-api';
+import { retryingStream, sseEvents, type RetryPolicy } from '@nodwyn/plugin-api/transport';
 import { chatStream } from './chat-stream.js';
 import { openStream, type Endpoint } from './open-stream.js';
 import { responsesStream } from './responses-stream.js';

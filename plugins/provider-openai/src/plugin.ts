@@ -1,4 +1,5 @@
-import { allowsInsecureHttp, definePlugin } from '@nodwyn/plugin-api';
+import { definePlugin } from '@nodwyn/plugin-api';
+import { allowsInsecureHttp } from '@nodwyn/plugin-api/transport';
 import { PLUGIN_NAME } from './errors.js';
 import { openAiCompatibleFactory, openAiFactory } from './openai-factories.js';
 

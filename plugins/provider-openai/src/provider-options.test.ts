@@ -1,4 +1,5 @@
-import { DEFAULT_RETRY_POLICY, isEnvelopeError } from '@nodwyn/plugin-api';
+import { isEnvelopeError } from '@nodwyn/plugin-api';
+import { DEFAULT_RETRY_POLICY } from '@nodwyn/plugin-api/transport';
 import { describe, expect, it } from 'vitest';
 import { parseOpenAiOptions } from './provider-options.js';
 

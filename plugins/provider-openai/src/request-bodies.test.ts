@@ -1,4 +1,5 @@
-import { retryBudget, type ModelMessage, type ModelRequest } from '@nodwyn/plugin-api';
+import { type ModelMessage, type ModelRequest } from '@nodwyn/plugin-api';
+import { retryBudget } from '@nodwyn/plugin-api/transport';
 import { describe, expect, it } from 'vitest';
 import { chatBody } from './chat-request.js';
 import { responsesBody } from './responses-request.js';

@@ -1,4 +1,5 @@
-import { EnvelopeError, httpFailureEnvelope, transportEnvelope } from '@nodwyn/plugin-api';
+import { EnvelopeError } from '@nodwyn/plugin-api';
+import { httpFailureEnvelope, transportEnvelope } from '@nodwyn/plugin-api/transport';
 
 /** Who is streaming, for envelopes. */
 export interface StreamContext {

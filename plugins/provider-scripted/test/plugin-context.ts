@@ -1,4 +1,5 @@
-import { retryBudget, type LogReader, type ModelMessage, type ModelRequest, type ModelStreamEvent, type ProviderFactory, type ToolCall } from '@nodwyn/plugin-api';
+import { type LogReader, type ModelMessage, type ModelRequest, type ModelStreamEvent, type ProviderFactory, type ToolCall } from '@nodwyn/plugin-api';
+import { retryBudget } from '@nodwyn/plugin-api/transport';
 import { providerScriptedPlugin } from '../src/index.js';
 import { registeredProviders } from '@nodwyn/testing';
 

@@ -1,4 +1,4 @@
-import type { SandboxRunRequest } from '@nodwyn/plugin-api';
+import type { SandboxRunRequest } from '@nodwyn/plugin-api/sandbox';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';

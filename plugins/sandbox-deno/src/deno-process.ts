@@ -1,4 +1,5 @@
-import { RssWatchdog, type Envelope, type SandboxLimits, type SandboxResult } from '@nodwyn/plugin-api';
+import { RssWatchdog, type Envelope } from '@nodwyn/plugin-api';
+import { type SandboxLimits, type SandboxResult } from '@nodwyn/plugin-api/sandbox';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { LogBuffer } from './log-buffer.js';
 import { RecordReader } from './record-reader.js';

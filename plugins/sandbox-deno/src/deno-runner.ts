@@ -1,4 +1,5 @@
-import { DEFAULT_SANDBOX_LIMITS, isInside, toEnvelope, type Envelope, type SandboxLimits, type SandboxResult, type SandboxRunner, type SandboxRunRequest } from '@nodwyn/plugin-api';
+import { isInside, toEnvelope, type Envelope } from '@nodwyn/plugin-api';
+import { DEFAULT_SANDBOX_LIMITS, type SandboxLimits, type SandboxResult, type SandboxRunner, type SandboxRunRequest } from '@nodwyn/plugin-api/sandbox';
 import { randomBytes } from 'node:crypto';
 import { realpathSync, statSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';

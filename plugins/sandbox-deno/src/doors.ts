@@ -1,15 +1,5 @@
-import {
-  EnvelopeError,
-  isInside,
-  protectedFolderOf,
-  realpathLoose,
-  readText,
-  realProtectedFolders,
-  toEnvelope,
-  touchesNodwynFolder,
-  type Envelope,
-  type SandboxRunRequest,
-} from '@nodwyn/plugin-api';
+import { EnvelopeError, isInside, protectedFolderOf, realpathLoose, readText, realProtectedFolders, toEnvelope, touchesNodwynFolder, type Envelope } from '@nodwyn/plugin-api';
+import { type SandboxRunRequest } from '@nodwyn/plugin-api/sandbox';
 import { realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { DoorReply } from './deno-process.js';

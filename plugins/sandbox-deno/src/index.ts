@@ -1,4 +1,5 @@
-import { definePlugin, sandboxRunnerToken, type PluginDefinition } from '@nodwyn/plugin-api';
+import { definePlugin, type PluginDefinition } from '@nodwyn/plugin-api';
+import { sandboxRunnerToken } from '@nodwyn/plugin-api/sandbox';
 import { createDenoRunner, type DenoRunnerOptions } from './deno-runner.js';
 import { denoError, PLUGIN_NAME } from './errors.js';
 

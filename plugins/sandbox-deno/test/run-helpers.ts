@@ -1,4 +1,4 @@
-import type { SandboxGrants, SandboxLimits, SandboxResult, SandboxRunner } from '@nodwyn/plugin-api';
+import type { SandboxGrants, SandboxLimits, SandboxResult, SandboxRunner } from '@nodwyn/plugin-api/sandbox';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';

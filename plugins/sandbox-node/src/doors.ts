@@ -1,4 +1,5 @@
-import { EnvelopeError, toEnvelope, type Envelope, type SandboxGrants, type SandboxRunRequest } from '@nodwyn/plugin-api';
+import { EnvelopeError, toEnvelope, type Envelope } from '@nodwyn/plugin-api';
+import { type SandboxGrants, type SandboxRunRequest } from '@nodwyn/plugin-api/sandbox';
 import { checkDoorPath } from './door-path.js';
 import { nodeError, PLUGIN_NAME } from './errors.js';
 import { fetchThroughDoor } from './fetch-door.js';

@@ -1,4 +1,5 @@
-import { definePlugin, sandboxRunnerToken, type PluginDefinition } from '@nodwyn/plugin-api';
+import { definePlugin, type PluginDefinition } from '@nodwyn/plugin-api';
+import { sandboxRunnerToken } from '@nodwyn/plugin-api/sandbox';
 import { nodeError, PLUGIN_NAME } from './errors.js';
 import { createNodeRunner, type NodeRunnerOptions } from './node-runner.js';
 

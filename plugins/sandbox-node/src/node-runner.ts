@@ -1,4 +1,5 @@
-import { DEFAULT_SANDBOX_LIMITS, toEnvelope, type Envelope, type SandboxLimits, type SandboxResult, type SandboxRunner, type SandboxRunRequest } from '@nodwyn/plugin-api';
+import { toEnvelope, type Envelope } from '@nodwyn/plugin-api';
+import { DEFAULT_SANDBOX_LIMITS, type SandboxLimits, type SandboxResult, type SandboxRunner, type SandboxRunRequest } from '@nodwyn/plugin-api/sandbox';
 import { realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { resolve } from 'node:path';

@@ -1,4 +1,5 @@
-import type { ApplyResult, SandboxGrants, SandboxResult, SandboxRunRequest } from '@nodwyn/plugin-api';
+import type { ApplyResult } from '@nodwyn/plugin-api';
+import type { SandboxGrants, SandboxResult, SandboxRunRequest } from '@nodwyn/plugin-api/sandbox';
 import { startRecordingServer, startTestKernel, type RecordingServer, type TestKernel } from '@nodwyn/testing';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

@@ -1,5 +1,5 @@
 import { startTestKernel } from '@nodwyn/testing';
-import { sandboxRunnerToken } from '@nodwyn/plugin-api';
+import { sandboxRunnerToken } from '@nodwyn/plugin-api/sandbox';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

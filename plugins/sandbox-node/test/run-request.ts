@@ -1,4 +1,5 @@
-import type { ApplyResult, SandboxRunRequest } from '@nodwyn/plugin-api';
+import type { ApplyResult } from '@nodwyn/plugin-api';
+import type { SandboxRunRequest } from '@nodwyn/plugin-api/sandbox';
 import { realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 

@@ -1,4 +1,4 @@
-import type { SandboxRunRequest } from '@nodwyn/plugin-api';
+import type { SandboxRunRequest } from '@nodwyn/plugin-api/sandbox';
 import { tmpdir } from 'node:os';
 import { createQuickjsRunner, type QuickjsRunner } from './quickjs-runner.js';
 

@@ -1,4 +1,5 @@
-import { toEnvelope, type ApplyResult, type SandboxRunRequest } from '@nodwyn/plugin-api';
+import { toEnvelope, type ApplyResult } from '@nodwyn/plugin-api';
+import { type SandboxRunRequest } from '@nodwyn/plugin-api/sandbox';
 import type { QuickJSContext, QuickJSHandle } from 'quickjs-emscripten-core';
 import { PLUGIN_NAME, sandboxError } from './errors.js';
 import type { RunState } from './run-state.js';

@@ -1,4 +1,5 @@
-import { definePlugin, sandboxRunnerToken } from '@nodwyn/plugin-api';
+import { definePlugin } from '@nodwyn/plugin-api';
+import { sandboxRunnerToken } from '@nodwyn/plugin-api/sandbox';
 import { PLUGIN_NAME } from './errors.js';
 import { createQuickjsRunner } from './quickjs-runner.js';
 

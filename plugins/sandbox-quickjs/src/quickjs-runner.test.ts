@@ -1,4 +1,5 @@
-import type { ApplyResult, SandboxResult, SandboxRunRequest } from '@nodwyn/plugin-api';
+import type { ApplyResult } from '@nodwyn/plugin-api';
+import type { SandboxResult, SandboxRunRequest } from '@nodwyn/plugin-api/sandbox';
 import { mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

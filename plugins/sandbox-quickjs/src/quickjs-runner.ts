@@ -1,4 +1,5 @@
-import { DEFAULT_SANDBOX_LIMITS, toEnvelope, type Envelope, type SandboxLimits, type SandboxResult, type SandboxRunner, type SandboxRunRequest } from '@nodwyn/plugin-api';
+import { toEnvelope, type Envelope } from '@nodwyn/plugin-api';
+import { DEFAULT_SANDBOX_LIMITS, type SandboxLimits, type SandboxResult, type SandboxRunner, type SandboxRunRequest } from '@nodwyn/plugin-api/sandbox';
 import type { QuickJSHandle } from 'quickjs-emscripten-core';
 import { doorScope } from './door-call.js';
 import { PLUGIN_NAME, sandboxEnvelope } from './errors.js';

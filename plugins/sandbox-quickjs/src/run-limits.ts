@@ -1,4 +1,4 @@
-import { DEFAULT_SANDBOX_LIMITS, type SandboxLimits } from '@nodwyn/plugin-api';
+import { DEFAULT_SANDBOX_LIMITS, type SandboxLimits } from '@nodwyn/plugin-api/sandbox';
 import { sandboxError } from './errors.js';
 
 /** The request's limits over the defaults; a limit that is not a positive finite number is refused. */

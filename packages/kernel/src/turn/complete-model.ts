@@ -1,4 +1,5 @@
-import { EnvelopeError, retryBudget, type EgressSender, type ModelCompletion, type ModelCompletionResult, type ProviderFactory } from '@nodwyn/plugin-api';
+import { EnvelopeError, type EgressSender, type ModelCompletion, type ModelCompletionResult, type ProviderFactory } from '@nodwyn/plugin-api';
+import { retryBudget } from '@nodwyn/plugin-api/transport';
 import type { Guard } from '../guard/guard.js';
 import type { Registry } from '../registry.js';
 import { createGuardedFetch } from './guarded-fetch.js';

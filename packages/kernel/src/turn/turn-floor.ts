@@ -1,27 +1,5 @@
-import {
-  EnvelopeError,
-  type ApplyResult,
-  type AssistantMessage,
-  retryBudget,
-  TOOL_ARGS_LIMITS,
-  type Confirmer,
-  type ContextContributor,
-  type EgressSender,
-  type Envelope,
-  type PlanOutcome,
-  type RetryBudget,
-  type TurnPlans,
-  type ModelMessage,
-  type ModelProvider,
-  type SummaryOutcome,
-  type SummaryRequest,
-  type ToolCallResult,
-  type ToolSpec,
-  type TaintTracker,
-  type TurnFloor,
-  type WindowView,
-  type WorkspaceFiles,
-} from '@nodwyn/plugin-api';
+import { EnvelopeError, type ApplyResult, type AssistantMessage, TOOL_ARGS_LIMITS, type Confirmer, type ContextContributor, type EgressSender, type Envelope, type PlanOutcome, type RetryBudget, type TurnPlans, type ModelMessage, type ModelProvider, type SummaryOutcome, type SummaryRequest, type ToolCallResult, type ToolSpec, type TaintTracker, type TurnFloor, type WindowView, type WorkspaceFiles } from '@nodwyn/plugin-api';
+import { retryBudget } from '@nodwyn/plugin-api/transport';
 import type { FrontendEvent, LogEvent, ToolCall, TurnEndReason } from '@nodwyn/protocol';
 import { KernelCodes } from '../errors.js';
 import type { Guard } from '../guard/guard.js';

@@ -1,5 +1,5 @@
 import type { Category } from '@nodwyn/protocol';
-import type { SandboxResult } from '@nodwyn/plugin-api';
+import type { SandboxResult } from '@nodwyn/plugin-api/sandbox';
 import { expect } from 'vitest';
 import type { RunInput, SandboxFixture } from './sandbox-fixture.js';
 

@@ -1,4 +1,4 @@
-import type { SandboxResult } from '@nodwyn/plugin-api';
+import type { SandboxResult } from '@nodwyn/plugin-api/sandbox';
 import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';

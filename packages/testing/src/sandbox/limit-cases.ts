@@ -1,4 +1,4 @@
-import type { SandboxResult } from '@nodwyn/plugin-api';
+import type { SandboxResult } from '@nodwyn/plugin-api/sandbox';
 import { expect } from 'vitest';
 import { expectFailure, type EscapeCase } from './escape-case.js';
 

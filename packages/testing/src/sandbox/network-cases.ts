@@ -1,4 +1,4 @@
-import type { SandboxResult } from '@nodwyn/plugin-api';
+import type { SandboxResult } from '@nodwyn/plugin-api/sandbox';
 import { expect } from 'vitest';
 import { BASE64_SOURCE, expectFailure, expectValue, failed, type EscapeCase } from './escape-case.js';
 import type { RecordingServer } from './recording-server.js';

@@ -1,4 +1,5 @@
-import { sandboxRunnerToken, type PluginDefinition, type SandboxGrants, type SandboxLimits, type SandboxResult, type SandboxRunner } from '@nodwyn/plugin-api';
+import { type PluginDefinition } from '@nodwyn/plugin-api';
+import { sandboxRunnerToken, type SandboxGrants, type SandboxLimits, type SandboxResult, type SandboxRunner } from '@nodwyn/plugin-api/sandbox';
 import { EnvelopeSchema } from '@nodwyn/protocol';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-import { retryBudget } from '@nodwyn/plugin-api';
+import { retryBudget } from '@nodwyn/plugin-api/transport';
 import { expect } from 'vitest';
 import type { WireDialect, WireErrorReply, WireStreamReply } from './wire-reply.js';
 import type { WireScenario } from './wire-scenario.js';

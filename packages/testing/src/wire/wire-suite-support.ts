@@ -1,4 +1,5 @@
-import { isEnvelopeError, retryBudget, type Envelope, type ModelProvider, type ModelRequest, type ModelStreamEvent, type RetryBudget, type ToolSpec } from '@nodwyn/plugin-api';
+import { isEnvelopeError, type Envelope, type ModelProvider, type ModelRequest, type ModelStreamEvent, type RetryBudget, type ToolSpec } from '@nodwyn/plugin-api';
+import { retryBudget } from '@nodwyn/plugin-api/transport';
 import { EnvelopeSchema } from '@nodwyn/protocol';
 import { expect } from 'vitest';
 import { drainStream, type StreamOutcome } from '../drain-stream.js';

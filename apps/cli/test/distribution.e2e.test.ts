@@ -132,7 +132,7 @@ describe('nodwyn --distribution FILE', () => {
 describe('nodwyn plugins add, update and remove', () => {
   it('installs a packed plugin with npm into the config folder, names it in config.toml, approves it and removes it', () => {
     const source = helloPlugin(join(box.root, 'src'));
-    const tarball = join(box.root, execFileSync('npm', ['pack', source, '--pack-destination', box.root], { cwd: box.root, encoding: 'utf8' }).trim().split('\n').pop()!);
+    const tarball = join(box.root, execFileSync('npm', ['pack', source, '--pack-destination', box.root], { cwd: box.root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim().split('\n').pop()!);
     // No registry is reachable: the tarball has no dependencies, so npm must not need one.
     const npmEnv = { npm_config_registry: 'http://127.0.0.1:9/', npm_config_cache: join(box.root, 'npm-cache') };
     const add = box.run(['plugins', 'add', tarball, '--yes'], undefined, box.workspace, npmEnv);

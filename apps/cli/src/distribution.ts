@@ -16,7 +16,14 @@ export type ThirdPartyGate = (options: ThirdPartyOptions) => DistributionEntry;
  */
 export function ledgerGate(env: NodeJS.ProcessEnv, notice: (line: string) => void): ThirdPartyGate {
   let ledger: PluginLedger | undefined;
-  return (options) => thirdPartyEntry(options, (ledger ??= PluginLedger.open(pluginLedgerPath(env))), notice);
+  // A process may build its distribution more than once (a plugin command looked up, then a prompt run):
+  // each plugin's line is printed once.
+  const told = new Set<string>();
+  const once = (line: string) => {
+    if (!told.has(line)) notice(line);
+    told.add(line);
+  };
+  return (options) => thirdPartyEntry(options, (ledger ??= PluginLedger.open(pluginLedgerPath(env))), once);
 }
 
 /**

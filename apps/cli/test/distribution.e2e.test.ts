@@ -114,6 +114,19 @@ describe('nodwyn --distribution FILE', () => {
     expect(report(['--distribution', file]).find((p) => p.name === 'hello-plugin')?.state).toBe('started');
   });
 
+  it('asks at a terminal before approving, and a no approves nothing', async () => {
+    helloPlugin(box.home);
+    box.write(join(box.home, 'config.toml'), '[[distribution.plugins]]\npackage = "hello-plugin"\nrange = "^1.0.0"\n');
+    for (const [answer, state] of [['n', 'unapproved'], ['y', 'started']] as const) {
+      const terminal = box.inTerminal(['plugins', 'approve', 'hello-plugin']);
+      await terminal.waitFor('[y/N]');
+      expect(terminal.output()).toMatch(/Content hash: sha256:[0-9a-f]{64}[\s\S]*index\.js[\s\S]*Run hello-plugin with these files\?/);
+      terminal.type(`${answer}\r`);
+      expect(await terminal.exited).toBe(0);
+      expect(report([]).find((p) => p.name === 'hello-plugin')?.state).toBe(state);
+    }
+  });
+
   it("lets no model write approve a plugin: the ledger is in nodwyn's data folder, which the guard refuses", () => {
     helloPlugin(box.home);
     box.write(join(box.home, 'config.toml'), '[[distribution.plugins]]\npackage = "hello-plugin"\nrange = "^1.0.0"\n');

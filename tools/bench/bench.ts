@@ -6,6 +6,7 @@ import { benchCli } from './cli-bench.js';
 import { benchContext } from './context-bench.js';
 import { benchAppends, benchApply, benchWindow } from './kernel-bench.js';
 import { benchMemory } from './memory-bench.js';
+import { benchPlugins } from './plugins-bench.js';
 import { benchRedact } from './redact-bench.js';
 import { benchSandboxes } from './sandbox-bench.js';
 import { benchServe } from './serve-bench.js';
@@ -30,6 +31,7 @@ const GROUPS: Record<string, () => Row[] | Promise<Row[]>> = {
   web: () => benchWeb(root, dir),
   memory: () => benchMemory(dir),
   context: () => benchContext(root, dir),
+  plugins: () => benchPlugins(dir),
 };
 
 const asked = process.argv.slice(2);

@@ -1,5 +1,5 @@
 import type { BootOptions, Config } from '@nodwyn/runtime';
-import { defaultDistribution } from './distribution.js';
+import { chosenDistribution } from './distribution-choice.js';
 import { forTerminal } from './terminal-text.js';
 
 /** Choices of one command that change what plugins see. */
@@ -8,10 +8,15 @@ export interface CliBootFlags {
   readonly judge?: boolean;
 }
 
-/** How a `nodwyn` command boots the current directory: the default distribution, notices on stderr. */
+/**
+ * How a `nodwyn` command boots the current directory: the chosen distribution (`--distribution FILE`,
+ * else the default one) with its default config under the person's, notices on stderr.
+ */
 export function cliBoot(flags: CliBootFlags = {}): BootOptions {
+  const chosen = chosenDistribution();
   return {
-    distribution: defaultDistribution,
+    distribution: chosen.source,
+    defaults: chosen.defaults,
     // Notices go to stderr, so --json stays pure; they can name a repository's files, so escaped.
     onNotice: (line) => process.stderr.write(`nodwyn: ${forTerminal(line)}\n`),
     overrides: flags.judge ? judgeOn : undefined,

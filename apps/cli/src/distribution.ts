@@ -1,105 +1,71 @@
-import { packageEntry, type Distribution, type DistributionEntry } from '@nodwyn/plugin-host';
-import type { Config } from '@nodwyn/runtime';
+import type { Distribution, DistributionEntry } from '@nodwyn/plugin-host';
+import { PluginLedger, pluginLedgerPath, thirdPartyEntry, type Config, type DistributionSource, type ThirdPartyOptions } from '@nodwyn/runtime';
+import type { DistFile } from './dist-file.js';
+import { bundledEntry, FIRST_PARTY, REQUIRED_SECURITY } from './first-party.js';
+import { DEFAULT_FRONTEND, FRONTEND_PACKAGES } from './frontend-packages.js';
 
-/** The terminal front end's package, and the front end `nodwyn` starts unless `[distribution] frontend` names another. */
-export const TUI_PACKAGE = '@nodwyn/plugin-frontend-tui';
-export const DEFAULT_FRONTEND = 'tui';
-/** The web console's package: `[distribution] frontend = "web"` opens it on plain `nodwyn`. */
-export const WEB_PACKAGE = '@nodwyn/plugin-frontend-web';
-/** The desktop app's front end: `[distribution] frontend = "desktop"` opens the installed app on plain `nodwyn`. */
-export const DESKTOP_PACKAGE = '@nodwyn/plugin-frontend-electron';
+export { DEFAULT_FRONTEND, DESKTOP_PACKAGE, TUI_PACKAGE, WEB_PACKAGE } from './frontend-packages.js';
+
+/** Makes the entry of a third-party plugin: where to find it, and whether it may run (the trust ledger). */
+export type ThirdPartyGate = (options: ThirdPartyOptions) => DistributionEntry;
+
+/**
+ * The gate of the plugin trust ledger in `env`'s data folder: a third-party plugin loads only while its
+ * files hash to what the person approved; each one that does not gets a line on `notice`. The ledger is
+ * read on the first third-party plugin, so a distribution without any never touches it.
+ */
+export function ledgerGate(env: NodeJS.ProcessEnv, notice: (line: string) => void): ThirdPartyGate {
+  let ledger: PluginLedger | undefined;
+  // A process may build its distribution more than once (a plugin command looked up, then a prompt run):
+  // each plugin's line is printed once.
+  const told = new Set<string>();
+  const once = (line: string) => {
+    if (!told.has(line)) notice(line);
+    told.add(line);
+  };
+  return (options) => thirdPartyEntry(options, (ledger ??= PluginLedger.open(pluginLedgerPath(env))), once);
+}
 
 /**
  * The default distribution: every first-party plugin this release ships, plus the third-party plugins
  * the user's config names (`[[distribution.plugins]]`), resolved by package name from `resolveFrom` (the
- * config folder, where the user installs them). Its default front end is `[distribution] frontend`, else
- * the terminal one.
+ * config folder, where the user installs them) and gated by the trust ledger. Its default front end is
+ * `[distribution] frontend`, else the terminal one.
  */
-export function defaultDistribution(config: Config, resolveFrom: string): Distribution {
-  const firstParty: DistributionEntry[] = [
-    { package: '@nodwyn/plugin-tools-core', range: '^0.1.0', load: async () => (await import('@nodwyn/plugin-tools-core')).toolsCorePlugin },
-    { package: '@nodwyn/plugin-loop-default', range: '^0.1.0', load: async () => (await import('@nodwyn/plugin-loop-default')).loopDefaultPlugin },
-    // The agent's brief. Optional: without it the model gets no system prompt, which costs quality, not a protection.
-    { package: '@nodwyn/plugin-context-default', range: '^0.1.0', optional: true, load: async () => (await import('@nodwyn/plugin-context-default')).contextDefaultPlugin },
-    // The security layers are required: nodwyn does not run with a text layer or the egress edge missing.
-    { package: '@nodwyn/plugin-keychain', range: '^0.1.0', load: async () => (await import('@nodwyn/plugin-keychain')).keychainPlugin },
-    { package: '@nodwyn/plugin-redact-l1', range: '^0.1.0', load: async () => (await import('@nodwyn/plugin-redact-l1')).redactL1Plugin },
-    { package: '@nodwyn/plugin-redact-l2', range: '^0.1.0', load: async () => (await import('@nodwyn/plugin-redact-l2')).redactL2Plugin },
-    { package: '@nodwyn/plugin-egress', range: '^0.1.0', load: async () => (await import('@nodwyn/plugin-egress')).egressPlugin },
-    // Required too: a broken [judge] section must stop the run, not silently drop the judge.
-    { package: '@nodwyn/plugin-judge', range: '^0.1.0', load: async () => (await import('@nodwyn/plugin-judge')).judgePlugin },
-    // Self-extension (docs/architecture.md §7). All four entries are optional. Losing one of them takes away a
-    // feature, never a protection: the capabilities plugin contributes its tools, its registration policy
-    // and its primitive source together or not at all, and a runner that fails to load is a runner
-    // nothing can run code in. So a broken or disabled one is reported (`nodwyn plugins`) and every run
-    // that does not need it goes on, and a person who does not want self-extension can list it under
-    // `[distribution] disabled` (a required plugin there would stop every run).
-    // Capabilities without a runner would be useless, so the default runner ships with it; if that
-    // runner fails anyway, capabilities still loads and each registration or run is refused with
-    // CAPABILITY_RUNNER_MISSING, an envelope the model and `nodwyn capability test` show.
-    {
-      package: '@nodwyn/plugin-sandbox-quickjs',
-      range: '^0.1.0',
-      optional: true,
-      load: async () => (await import('@nodwyn/plugin-sandbox-quickjs')).sandboxQuickjsPlugin,
-    },
-    // Deno and Node run only the capabilities registered for them (runner = "deno" | "node"), which the
-    // registration policy has a person confirm. Each starts a process per run, only when a capability
-    // runs; Deno's binary is looked up then too, so a machine without it fails that run, not the load.
-    {
-      package: '@nodwyn/plugin-sandbox-deno',
-      range: '^0.1.0',
-      optional: true,
-      load: async () => (await import('@nodwyn/plugin-sandbox-deno')).sandboxDenoPlugin,
-    },
-    {
-      package: '@nodwyn/plugin-sandbox-node',
-      range: '^0.1.0',
-      optional: true,
-      load: async () => (await import('@nodwyn/plugin-sandbox-node')).sandboxNodePlugin,
-    },
-    {
-      package: '@nodwyn/plugin-capabilities',
-      range: '^0.1.0',
-      optional: true,
-      load: async () => (await import('@nodwyn/plugin-capabilities')).capabilitiesPlugin,
-    },
-    // Memory indexes (docs/architecture.md §10): optional, since losing them takes away search_repo,
-    // search_session, recall and search_history, never a protection; what they index passes the text layers.
-    { package: '@nodwyn/plugin-memory', range: '^0.1.0', optional: true, load: async () => (await import('@nodwyn/plugin-memory')).memoryPlugin },
-    {
-      package: '@nodwyn/plugin-provider-anthropic',
-      range: '^0.1.0',
-      optional: true,
-      load: async () => (await import('@nodwyn/plugin-provider-anthropic')).providerAnthropicPlugin,
-    },
-    {
-      package: '@nodwyn/plugin-provider-openai',
-      range: '^0.1.0',
-      optional: true,
-      load: async () => (await import('@nodwyn/plugin-provider-openai')).providerOpenAiPlugin,
-    },
-    {
-      package: '@nodwyn/plugin-provider-scripted',
-      range: '^0.1.0',
-      optional: true,
-      load: async () => (await import('@nodwyn/plugin-provider-scripted')).providerScriptedPlugin,
-    },
-    // The terminal front end is optional: without it (disabled, or broken) every command but the interactive
-    // `nodwyn` works, and `nodwyn` says no front end is available (FRONTEND_NOT_FOUND) while `nodwyn plugins`
-    // says why. Its module loads ink and React only when it starts, so other commands do not pay for them.
-    { package: TUI_PACKAGE, range: '^0.1.0', optional: true, load: async () => (await import('@nodwyn/plugin-frontend-tui')).frontendTuiPlugin },
-    // The web console, optional like the terminal one: it needs the daemon, which `nodwyn web` (or plain
-    // `nodwyn` when it is the distribution's front end) starts; the daemon serves its bundle.
-    { package: WEB_PACKAGE, range: '^0.1.0', optional: true, load: async () => (await import('@nodwyn/plugin-frontend-web')).frontendWebPlugin },
-    // The desktop app's front end: it opens the installed app (apps/desktop), which supervises the daemon.
-    { package: DESKTOP_PACKAGE, range: '^0.1.0', optional: true, load: async () => (await import('@nodwyn/plugin-frontend-electron')).frontendElectronPlugin },
-  ];
-  const extra = (config.distribution?.plugins ?? []).map((p) => packageEntry({ package: p.package, range: p.range, from: resolveFrom, optional: p.optional ?? true }));
+export function defaultDistribution(config: Config, resolveFrom: string, gate: ThirdPartyGate = ledgerGate(process.env, () => undefined)): Distribution {
   return {
     name: 'nodwyn-default',
-    plugins: [...firstParty, ...extra],
+    plugins: [...FIRST_PARTY, ...configPlugins(config, [resolveFrom], gate, new Set())],
     defaultFrontend: config.distribution?.frontend ?? DEFAULT_FRONTEND,
-    frontendPackages: { [DEFAULT_FRONTEND]: TUI_PACKAGE, web: WEB_PACKAGE, desktop: DESKTOP_PACKAGE },
+    frontendPackages: FRONTEND_PACKAGES,
   };
+}
+
+/**
+ * The distribution a file describes (docs/plugin-authoring.md, "Distribution files"). A first-party
+ * package it names is the CLI's bundled copy; any other resolves from the file's folder, then the config
+ * folder, and runs only once approved. The required security plugins are added (and kept required)
+ * unless the file is a test distribution. The person's own `[[distribution.plugins]]` come on top.
+ */
+export function fileDistribution(file: DistFile, gate: ThirdPartyGate): DistributionSource {
+  return (config, root) => {
+    const security = new Set(file.unsafeTest ? [] : REQUIRED_SECURITY);
+    const named = file.plugins.map((p): DistributionEntry => {
+      const optional = security.has(p.package) ? false : (p.optional ?? false);
+      const bundled = bundledEntry(p.package);
+      return bundled ? { ...bundled, range: p.range, optional } : gate({ package: p.package, range: p.range, optional, from: [file.dir, root] });
+    });
+    const added = [...security].filter((name) => !named.some((entry) => entry.package === name)).map((name) => ({ ...bundledEntry(name)!, optional: false }));
+    const plugins = [...added, ...named];
+    return {
+      name: file.name,
+      plugins: [...plugins, ...configPlugins(config, [root], gate, new Set(plugins.map((p) => p.package)))],
+      defaultFrontend: config.distribution?.frontend ?? file.frontend ?? DEFAULT_FRONTEND,
+      frontendPackages: FRONTEND_PACKAGES,
+    };
+  };
+}
+
+function configPlugins(config: Config, from: readonly string[], gate: ThirdPartyGate, taken: ReadonlySet<string>): DistributionEntry[] {
+  return (config.distribution?.plugins ?? []).filter((p) => !taken.has(p.package)).map((p) => gate({ package: p.package, range: p.range, optional: p.optional ?? true, from }));
 }

@@ -25,4 +25,14 @@ export const CliCodes = {
   SUMMARY_NOT_FOUND: 'SUMMARY_NOT_FOUND',
   /** `nodwyn web` (or a front end that needs the daemon) started `nodwyn serve`, which exited or did not come up in time. */
   DAEMON_START_FAILED: 'DAEMON_START_FAILED',
+  /** The distribution file (`--distribution`, `NODWYN_DISTRIBUTION`) is missing or cannot be read. */
+  DISTRIBUTION_FILE_UNREADABLE: 'DISTRIBUTION_FILE_UNREADABLE',
+  /** The distribution file has a key it does not take, or a value of the wrong kind. */
+  DISTRIBUTION_FILE_INVALID: 'DISTRIBUTION_FILE_INVALID',
+  /** `nodwyn plugins approve|update|remove` names a plugin no distribution or config names, or one not installed. */
+  PLUGIN_NOT_INSTALLED: 'PLUGIN_NOT_INSTALLED',
+  /** `nodwyn plugins approve|add|update` with nobody at a terminal to confirm, and no `--yes`. */
+  PLUGIN_CONFIRMATION_REQUIRED: 'PLUGIN_CONFIRMATION_REQUIRED',
+  /** `npm install` (or uninstall, update) for `nodwyn plugins add|remove|update` failed. */
+  PLUGIN_INSTALL_FAILED: 'PLUGIN_INSTALL_FAILED',
 } as const;

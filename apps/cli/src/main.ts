@@ -17,6 +17,8 @@ const program = new Command('nodwyn')
   // Root options: like -V, they count only before a command name (enablePositionalOptions above).
   .addOption(new Option('-c, --continue', "open this folder's latest session in the front end (a new one when there is none)").conflicts('resume'))
   .option('--resume [id]', 'open session ID in the front end; without ID, pick one from a list')
+  // Taken off argv before commander parses it (see main); declared here for the help only.
+  .option('--distribution <file>', 'run every command with the distribution this nodwyn.dist.toml describes (also NODWYN_DISTRIBUTION)')
   .action(async (options: { continue?: boolean; resume?: string | true }) => {
     const request = options.continue ? { kind: 'continue' as const } : options.resume !== undefined ? { kind: 'resume' as const, session: options.resume === true ? undefined : options.resume } : { kind: 'new' as const };
     // `nodwyn` alone off a terminal has no one to show a front end to: the help, as a usage error.
@@ -66,13 +68,48 @@ program
     process.exitCode = await toolsCommand(options);
   });
 
-program
+const plugins = program
   .command('plugins')
-  .description('List the plugins of this distribution and their state.')
+  .description('List the plugins of this distribution and their state; approve, add, update and remove third-party ones.')
   .option('--json', 'print JSON')
   .action(async (options: { json?: boolean }) => {
     const { pluginsCommand } = await import('./commands/plugins.js');
     process.exitCode = await pluginsCommand(options);
+  });
+plugins
+  .command('approve')
+  .description('Review the installed files of a third-party plugin and approve them (the trust ledger); a changed file asks again.')
+  .argument('<package>', 'the plugin package')
+  .option('-y, --yes', 'approve without asking (review the printed files first)')
+  .action(async (name: string, options: { yes?: boolean }) => {
+    const { pluginsApproveCommand } = await import('./commands/plugins-manage.js');
+    process.exitCode = await pluginsApproveCommand(name, options);
+  });
+plugins
+  .command('add')
+  .description("npm install a plugin into the config folder (npm's configured registry), add it to config.toml and approve it.")
+  .argument('<spec>', 'PKG, PKG@RANGE, or a tarball or folder path npm install takes')
+  .option('-y, --yes', 'approve without asking (review the printed files first)')
+  .action(async (spec: string, options: { yes?: boolean }) => {
+    const { pluginsAddCommand } = await import('./commands/plugins-manage.js');
+    process.exitCode = await pluginsAddCommand(spec, options);
+  });
+plugins
+  .command('update')
+  .description('npm update a plugin in the config folder, show what changed and approve it again.')
+  .argument('<package>', 'the plugin package')
+  .option('-y, --yes', 'approve without asking (review the printed changes first)')
+  .action(async (name: string, options: { yes?: boolean }) => {
+    const { pluginsUpdateCommand } = await import('./commands/plugins-manage.js');
+    process.exitCode = await pluginsUpdateCommand(name, options);
+  });
+plugins
+  .command('remove')
+  .description('Uninstall a plugin from the config folder and drop it from config.toml and the trust ledger.')
+  .argument('<package>', 'the plugin package')
+  .action(async (name: string) => {
+    const { pluginsRemoveCommand } = await import('./commands/plugins-manage.js');
+    process.exitCode = await pluginsRemoveCommand(name);
   });
 
 program
@@ -192,10 +229,18 @@ program
     process.exitCode = await forkCommand(id, options);
   });
 
-async function main(argv: string[]): Promise<void> {
+async function main(original: string[]): Promise<void> {
   const builtin = new Set(program.commands.map((c) => c.name()));
-  const first = argv[2];
+  let argv = original;
   try {
+    if (original.some((arg) => arg.startsWith('--distribution')) || process.env.NODWYN_DISTRIBUTION) {
+      // Read now, before any command: a broken file fails every command the same way, and a test
+      // distribution's warning is printed by every command, booting or not.
+      const { chosenDistribution, takeDistributionFlag } = await import('./distribution-choice.js');
+      argv = takeDistributionFlag(original, process.env);
+      chosenDistribution();
+    }
+    const first = argv[2];
     const args = first && !first.startsWith('-') && !builtin.has(first) && first !== 'help' ? await promptOrPluginCommand(argv) : argv;
     await program.parseAsync(args);
   } catch (error) {
@@ -206,7 +251,7 @@ async function main(argv: string[]): Promise<void> {
     // A bad option value, or a boot that failed before a plugin command existed (a broken config.toml):
     // one envelope, never a stack trace with the bundle's source.
     const { reportFailure } = await import('./commands/guarded.js');
-    process.exitCode = reportFailure(error, argv.includes('--json'), error instanceof InvalidOption ? EXIT.USAGE : EXIT.ENVELOPE);
+    process.exitCode = reportFailure(error, original.includes('--json'), error instanceof InvalidOption ? EXIT.USAGE : EXIT.ENVELOPE);
   }
 }
 

@@ -30,6 +30,14 @@ export class CliSandbox {
     return full;
   }
 
+  /** Approves third-party plugins in the trust ledger as a person would (`nodwyn plugins approve NAME --yes`). */
+  approve(...names: string[]): void {
+    for (const name of names) {
+      const out = this.run(['plugins', 'approve', name, '--yes']);
+      if (out.code !== 0) throw new Error(`approving ${name} failed: ${out.stderr}`);
+    }
+  }
+
   /** Writes a scripted-provider script and returns its path. */
   script(replies: unknown[]): string {
     return this.write(join(this.root, `script-${Math.random().toString(36).slice(2)}.json`), JSON.stringify({ replies }));

@@ -59,6 +59,7 @@ function useProbe(replies: unknown[] = [{ text: 'Hello, probe.' }], extraConfig 
   const config = ['[distribution]', 'frontend = "probe"', '[[distribution.plugins]]', 'package = "frontend-probe"', 'range = "^1.0.0"'];
   config.push('[provider]', 'default = "scripted"', '[provider.scripted]', `script = "${box.script(replies)}"`, extraConfig);
   box.write(join(box.home, 'config.toml'), `${config.join('\n')}\n`);
+  box.approve('frontend-probe');
   const out = join(box.root, 'probe.json');
   return { env: { PROBE_OUT: out }, seen: () => JSON.parse(readFileSync(out, 'utf8')) as Probe };
 }

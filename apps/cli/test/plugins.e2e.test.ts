@@ -62,6 +62,7 @@ describe('nodwyn plugins and the distribution', () => {
       `${box.home}/config.toml`,
       '[[distribution.plugins]]\npackage = "future-plugin"\nrange = "^1.0.0"\n\n[[distribution.plugins]]\npackage = "broken-plugin"\nrange = "^1.0.0"\n',
     );
+    box.approve('future-plugin', 'broken-plugin');
     const report = JSON.parse(box.run(['plugins', '--json']).stdout) as { name: string; state: string; envelope?: { code: string; plugin: string } }[];
     const byName = Object.fromEntries(report.map((p) => [p.name, p]));
     expect(byName['future-plugin']).toMatchObject({ state: 'failed', envelope: { code: 'PLUGIN_API_INCOMPATIBLE', plugin: 'future-plugin' } });
@@ -85,6 +86,7 @@ describe('nodwyn plugins and the distribution', () => {
       `${box.home}/config.toml`,
       '[distribution]\nfrontend = "grid"\n\n[[distribution.plugins]]\npackage = "frontend-line"\nrange = "^1.0.0"\n\n[[distribution.plugins]]\npackage = "frontend-grid"\nrange = "^1.0.0"\n',
     );
+    box.approve('frontend-line', 'frontend-grid');
     const out = box.run(['plugins', '--json']);
     expect(out.code, out.stderr).toBe(0);
     const report = JSON.parse(out.stdout) as { name: string; state: string; frontends: { id: string; description: string; default: boolean }[] }[];

@@ -71,6 +71,7 @@ describe('what a trusted repository config may set', () => {
     plugin('settings-spy', SPY, ['command:settings-spy']);
     plugin('repo-named', "throw new Error('a repository chose this plugin');");
     box.write(`${box.home}/config.toml`, USER_CONFIG);
+    box.approve('settings-spy');
     box.write('.nodwyn/config.toml', REPO_CONFIG);
     const trust = box.run(['trust', '--yes']);
     expect(trust.code, trust.stderr).toBe(0);

@@ -25,6 +25,14 @@ export const RUNTIME_ERRORS = {
   WORKSPACE_NOT_FOUND: 'NOT_FOUND',
   /** `runtime.scope` after `runtime.close()`. */
   RUNTIME_CLOSED: 'PRECONDITION_FAILED',
+  /** The plugin trust ledger (`plugins.lock.json`) is not JSON or not in the shape nodwyn writes. */
+  PLUGIN_LEDGER_CORRUPT: 'PRECONDITION_FAILED',
+  PLUGIN_LEDGER_UNREADABLE: 'PRECONDITION_FAILED',
+  PLUGIN_LEDGER_UNWRITABLE: 'PRECONDITION_FAILED',
+  /** A third-party plugin the person has not approved, or whose files changed since (`nodwyn plugins approve`). */
+  PLUGIN_UNAPPROVED: 'PERMISSION_DENIED',
+  /** A third-party plugin a distribution names is installed in none of the folders it is looked up in. */
+  PLUGIN_NOT_INSTALLED: 'NOT_FOUND',
   /** A prompt with no provider named: no `--provider`, no `[provider] default`, no `--script`. */
   PROVIDER_NOT_CONFIGURED: 'PRECONDITION_FAILED',
 } as const satisfies Record<string, Category>;

@@ -13,3 +13,6 @@ export * from './user-only-plugins.js';
 export { protectedFolders, type WorkspaceScope } from './workspace-scope.js';
 export * from './turn-settings.js';
 export * from './frontend-only.js';
+export * from './plugin-files.js';
+export * from './plugin-ledger.js';
+export * from './third-party-entry.js';

@@ -4,6 +4,7 @@ import type { Distribution } from '@nodwyn/plugin-host';
 import { realpathSync, statSync } from 'node:fs';
 import { loadConfig, type Config } from './config.js';
 import { runtimeError } from './errors.js';
+import { mergeConfig } from './repo-config.js';
 import { configPath, dataDir, ensureDataDir, logPaths, pluginRoot } from './paths.js';
 import { preloadDistribution, type PreloadedDistribution } from './preload-distribution.js';
 import { openScope, type WorkspaceScope } from './workspace-scope.js';
@@ -25,6 +26,11 @@ export interface RuntimeOptions {
    * trusted; …)`). The line can hold a repository's file names: escape it before a terminal shows it.
    */
   readonly onNotice: (line: string) => void;
+  /**
+   * Default configuration under the user's own (a distribution file's `[config]`): the user's config.toml
+   * is merged over it, key by key, and wins.
+   */
+  readonly defaults?: Config;
   /** Applied last to each workspace's merged config (`nodwyn run --judge` turns the judge on). */
   readonly overrides?: (config: Config) => Config;
   /** Where `NODWYN_HOME` and the XDG folders are read from; `process.env` by default. */
@@ -76,7 +82,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   const env = options.env ?? process.env;
   const dir = dataDir(env);
   ensureDataDir(dir);
-  const config = loadConfig(configPath(env));
+  const config = userConfig(options.defaults, env);
   const root = pluginRoot(env);
   const distribution = distributionFor(options.distribution, config, root);
   const paths = logPaths(dir);
@@ -156,7 +162,7 @@ class SharedLogRuntime implements Runtime {
 
   async restart(): Promise<number> {
     if (this.#closed) throw runtimeError('RUNTIME_CLOSED', { operation: 'runtime.restart', remediation: 'The runtime was closed; open a new one.' });
-    const config = loadConfig(configPath(this.#parts.env));
+    const config = userConfig(this.#parts.defaults, this.#parts.env);
     const booted = await Promise.allSettled([...this.#scopes.values()]);
     const workspaces: string[] = [];
     for (const settled of booted) {
@@ -185,6 +191,12 @@ class SharedLogRuntime implements Runtime {
       this.#parts.log.close();
     }
   }
+}
+
+/** The user's config.toml over the distribution's defaults. */
+export function userConfig(defaults: Config | undefined, env: NodeJS.ProcessEnv = process.env): Config {
+  const own = loadConfig(configPath(env));
+  return defaults ? mergeConfig(defaults, own) : own;
 }
 
 function realWorkspace(workspace: string): string {

@@ -7,7 +7,7 @@ import { daemonConnection, inProcessConnection, runningDaemon, viaProtocol, type
 import { agentRuntimeOver } from '../agent-runtime.js';
 import { cliBoot } from '../cli-boot.js';
 import { ensureDaemon } from '../daemon-launcher.js';
-import { TUI_PACKAGE } from '../distribution.js';
+import { TUI_PACKAGE } from '../frontend-packages.js';
 import { CliCodes } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { forTerminal } from '../terminal-text.js';

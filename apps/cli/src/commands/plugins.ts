@@ -12,7 +12,8 @@ import { guarded } from './guarded.js';
 export function pluginsCommand(options: { json?: boolean }): Promise<number> {
   return guarded(options.json, () =>
     withRuntime(cliBoot(), async (scope) => {
-      const report = scope.host.report();
+      // A third-party plugin the ledger kept from loading reads `unapproved`, not `failed`.
+      const report = scope.host.report().map((p) => (p.envelope?.code === 'PLUGIN_UNAPPROVED' ? { ...p, state: 'unapproved' as const } : p));
       const frontends = frontendRows(scope);
       if (options.json) {
         const rows = report.map((p) => ({ ...p, frontends: frontends.filter((f) => f.owner === p.name).map(({ id, description, default: isDefault }) => ({ id, description, default: isDefault })) }));

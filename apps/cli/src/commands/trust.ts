@@ -15,7 +15,7 @@ import {
 } from '@nodwyn/runtime';
 import { realpathSync } from 'node:fs';
 import { askYesNo, canAsk } from '../confirmer.js';
-import { defaultDistribution } from '../distribution.js';
+import { chosenDistribution } from '../distribution-choice.js';
 import { CliCodes } from '../errors.js';
 import { EXIT } from '../exit-codes.js';
 import { escapeForReview, formatReview } from '../trust-review.js';
@@ -50,7 +50,7 @@ async function grant(trust: RepoTrust, flags: TrustFlags): Promise<number> {
   refuseUnreviewable(folder);
   // Parsed before asking: trusting a file nodwyn would then refuse to load helps nobody. Which plugin
   // sections only the person may set, the distribution's plugins declare in their manifests.
-  const settings = repoSettings(folder, await userOnlyPlugins(defaultDistribution));
+  const settings = repoSettings(folder, await userOnlyPlugins(chosenDistribution().source, process.env, chosenDistribution().defaults));
   if (trust.status === 'trusted' && !flags.show) {
     process.stdout.write(`already trusted: ${escapeForReview(folder.dir)} (${folder.hash})\n`);
     return EXIT.OK;

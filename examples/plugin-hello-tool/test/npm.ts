@@ -35,8 +35,10 @@ export function pack(dir: string, into: string, env: NodeJS.ProcessEnv): string 
 }
 
 /** Runs the nodwyn command with `home` as NODWYN_HOME, in `cwd`. */
-export function nodwyn(args: readonly string[], home: string, cwd: string): { code: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, [NODWYN, ...args], { cwd, env: { PATH: process.env.PATH, HOME: cwd, NODWYN_HOME: home }, encoding: 'utf8', timeout: 30_000 });
+export function nodwyn(args: readonly string[], home: string, cwd: string, npmSettings: NodeJS.ProcessEnv = {}): { code: number | null; stdout: string; stderr: string } {
+  // `npmSettings`: npm's configuration for the npm that `nodwyn plugins add` runs (the test registry).
+  const npmOnly = Object.fromEntries(Object.entries(npmSettings).filter(([key]) => key.startsWith('npm_config_')));
+  const result = spawnSync(process.execPath, [NODWYN, ...args], { cwd, env: { PATH: process.env.PATH, HOME: cwd, NODWYN_HOME: home, ...npmOnly }, encoding: 'utf8', timeout: 90_000 });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 

@@ -68,6 +68,8 @@ describe('the packed packages', () => {
     mkdirSync(workspace);
     const script = join(root, 'script.json');
     writeFileSync(script, JSON.stringify({ replies: [{ toolCalls: [{ name: 'hello', args: { name: 'Grace' } }] }, { text: 'tool said: {{lastToolResult}}' }] }));
+    const approve = nodwyn(['plugins', 'approve', '@acme/nodwyn-plugin-hello', '--yes'], app, workspace);
+    expect(approve.code, approve.stderr).toBe(0);
     const run = nodwyn(['run', 'greet Grace', '--script', script], app, workspace);
     expect([run.code, run.stdout], run.stderr).toEqual([0, expect.stringContaining('Hello, Grace!')]);
   });

@@ -5,7 +5,7 @@ import { configuredRegistry, nodwyn, npm, npmEnv, REPO, tempDir } from './npm.js
 import { startRegistry, type LocalRegistry } from './verdaccio.js';
 
 // The whole path of a third-party plugin: published to a registry (a local Verdaccio), installed into a
-// fresh NODWYN_HOME with the command docs/plugin-authoring.md §12 gives, named in config.toml, and its
+// fresh NODWYN_HOME with `nodwyn plugins add` (docs/plugin-authoring.md §12), named in config.toml, and its
 // tool called in a scripted session of the real nodwyn binary.
 const root = tempDir('nodwyn-registry-');
 let registry: LocalRegistry;
@@ -40,11 +40,11 @@ function greet(home: string): { code: number | null; stdout: string; stderr: str
 }
 
 describe('a plugin published to a registry', () => {
-  it('installs with npm install --prefix into NODWYN_HOME, peer plugin-api included, and its tool runs', () => {
+  it('installs with nodwyn plugins add (npm install into NODWYN_HOME, peer plugin-api included, approved), and its tool runs', () => {
     const home = join(root, 'installed', 'home');
     mkdirSync(home, { recursive: true });
-    npm(['install', '--prefix', home, '@acme/nodwyn-plugin-hello'], root, env);
-    writeFileSync(join(home, 'config.toml'), CONFIG);
+    const add = nodwyn(['plugins', 'add', '@acme/nodwyn-plugin-hello', '--yes'], home, root, env);
+    expect(add.code, add.stderr).toBe(0);
     const plugins = nodwyn(['plugins', '--json'], home, root);
     const hello = (JSON.parse(plugins.stdout) as { name: string; state: string }[]).find((p) => p.name === '@acme/nodwyn-plugin-hello');
     expect(hello?.state, plugins.stderr).toBe('started');
@@ -64,6 +64,9 @@ describe('a plugin published to a registry', () => {
     mkdirSync(home, { recursive: true });
     npm(['install', '--prefix', home, folder], root, env);
     writeFileSync(join(home, 'config.toml'), CONFIG);
+    // Installed by hand, so the person approves it (the trust ledger pins its files).
+    const approve = nodwyn(['plugins', 'approve', '@acme/nodwyn-plugin-hello', '--yes'], home, root);
+    expect(approve.code, approve.stderr).toBe(0);
     const run = greet(home);
     expect([run.code, run.stdout], run.stderr).toEqual([0, expect.stringContaining('Hello, Ada!')]);
   });

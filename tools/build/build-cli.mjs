@@ -8,25 +8,29 @@
 // - @jitl/quickjs-wasmfile-release-sync (the default sandbox's engine): sandbox-quickjs reads the .wasm
 //   from that package at run time, and the Emscripten glue must come from the very same build as the
 //   .wasm (its imports and exports are minified per build), so both are loaded from the one installed copy.
-// The web console's bundle (plugins/frontend-web/dist/web, built by vite from plugins/frontend-web/app when
-// that app is there) is copied to apps/cli/dist/web, where `nodwyn serve` finds it.
+// The web console's bundle is built by vite from plugins/frontend-web/app into apps/cli/dist/web, where
+// `nodwyn serve` finds it.
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { englishOnlyZodLocales } from './zod-locales.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const outdir = join(root, 'apps', 'cli', 'dist');
-rmSync(outdir, { recursive: true, force: true });
+const target = join(root, 'apps', 'cli', 'dist');
+// Built in a folder of its own and swapped in whole at the end: test suites running in parallel each build
+// the CLI once, and a daemon another suite started keeps serving its chunks and the console's assets while
+// this build runs (the same sources give the same hashed names).
+const outdir = mkdtempSync(join(root, 'apps', 'cli', 'dist-staging-'));
 
 const started = Date.now();
 const webApp = join(root, 'plugins', 'frontend-web', 'app');
 if (existsSync(join(webApp, 'vite.config.ts'))) {
-  const vite = spawnSync(process.execPath, [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build'], { cwd: webApp, stdio: 'inherit' });
+  const vite = spawnSync(process.execPath, [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--outDir', join(outdir, 'web'), '--emptyOutDir'], { cwd: webApp, stdio: 'inherit' });
   if (vite.status !== 0) {
     console.error(`the web console's vite build failed (exit ${vite.status ?? vite.signal})`);
+    rmSync(outdir, { recursive: true, force: true });
     process.exit(1);
   }
 }
@@ -58,6 +62,26 @@ await build({
   plugins: [englishOnlyZodLocales(root)],
   logLevel: 'warning',
 });
-const webBundle = join(root, 'plugins', 'frontend-web', 'dist', 'web');
-if (existsSync(join(webBundle, 'index.html'))) cpSync(webBundle, join(outdir, 'web'), { recursive: true });
-console.log(`built apps/cli/dist/nodwyn.mjs${existsSync(join(outdir, 'web')) ? ' and copied the web console to dist/web' : ''} in ${Date.now() - started} ms`);
+swapIn(outdir, target);
+console.log(`built apps/cli/dist/nodwyn.mjs${existsSync(join(target, 'web')) ? ' and the web console in dist/web' : ''} in ${Date.now() - started} ms`);
+
+/** Puts the staged build at `target`, moving whatever is there aside first; another build may swap at once. */
+function swapIn(staged, target) {
+  for (let attempt = 0; ; attempt++) {
+    const aside = `${staged}-old`;
+    try {
+      renameSync(target, aside);
+    } catch (error) {
+      if (error.code !== 'ENOENT') throw error;
+    }
+    try {
+      renameSync(staged, target);
+      rmSync(aside, { recursive: true, force: true });
+      return;
+    } catch (error) {
+      rmSync(aside, { recursive: true, force: true });
+      // Another build put its own in between: move it aside and try again.
+      if ((error.code !== 'ENOTEMPTY' && error.code !== 'EEXIST') || attempt > 5) throw error;
+    }
+  }
+}

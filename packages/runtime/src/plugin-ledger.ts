@@ -1,8 +1,8 @@
-import { jsonPath, z } from '@nodwyn/plugin-api';
-import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { z } from '@nodwyn/plugin-api';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { runtimeError } from './errors.js';
+import { parseJsonFile, writePrivateJson } from './private-json-file.js';
 import { dataDir } from './paths.js';
 import { entryHash } from './trust-hash.js';
 import type { InstalledPlugin } from './plugin-files.js';
@@ -100,22 +100,11 @@ export class PluginLedger {
     return had;
   }
 
-  // Temp file (0600 from the start), fsync, rename: a crash leaves the old ledger or the new one.
+  // Written 0600 through a temp file: a crash leaves the old ledger or the new one.
   #save(): void {
-    const text = `${JSON.stringify({ version: 1, plugins: [...this.approvals.values()] }, null, 2)}\n`;
-    const temp = `${this.path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
     try {
-      mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
-      const fd = openSync(temp, 'wx', 0o600);
-      try {
-        writeSync(fd, text);
-        fsyncSync(fd);
-      } finally {
-        closeSync(fd);
-      }
-      renameSync(temp, this.path);
+      writePrivateJson(this.path, { version: 1, plugins: [...this.approvals.values()] });
     } catch (error) {
-      rmSync(temp, { force: true });
       throw ledgerError('PLUGIN_LEDGER_UNWRITABLE', this.path, `nodwyn could not write ${this.path} (${(error as NodeJS.ErrnoException).code ?? String(error)}); make its folder writable and try again.`, error);
     }
   }
@@ -143,15 +132,9 @@ export function describeChanges(changes: PluginChanges): string {
 }
 
 function parseLedger(text: string, path: string): z.infer<typeof LedgerSchema> {
-  let problem: { parameter?: string; expected: string };
-  try {
-    const parsed = LedgerSchema.safeParse(JSON.parse(text));
-    if (parsed.success) return parsed.data;
-    const issue = parsed.error.issues[0]!;
-    problem = { parameter: jsonPath(issue.path), expected: issue.message };
-  } catch (error) {
-    problem = { expected: `JSON (${(error as Error).message})` };
-  }
+  const read = parseJsonFile(LedgerSchema, text);
+  if ('data' in read) return read.data;
+  const { problem } = read;
   throw runtimeError('PLUGIN_LEDGER_CORRUPT', {
     operation: 'plugins.ledger',
     failed_parameter: problem.parameter,

@@ -1,8 +1,7 @@
-import { jsonPath, z } from '@nodwyn/plugin-api';
-import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { z } from '@nodwyn/plugin-api';
+import { readFileSync } from 'node:fs';
 import { runtimeError } from './errors.js';
+import { parseJsonFile, writePrivateJson } from './private-json-file.js';
 
 const Sha256 = z.string().regex(/^sha256:[0-9a-f]{64}$/);
 
@@ -60,23 +59,11 @@ export class TrustStore {
     return had;
   }
 
-  // Temp file, fsync, rename: a crash leaves the old store or the new one, never half of one. The temp
-  // file is created 0600 so the record is never readable by others, not even for a moment.
+  // Written 0600 through a temp file: a crash leaves the old store or the new one, never half of one.
   #save(): void {
-    const text = `${JSON.stringify({ version: 1, workspaces: Object.fromEntries(this.workspaces) }, null, 2)}\n`;
-    const temp = `${this.path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
     try {
-      mkdirSync(dirname(this.path), { recursive: true, mode: 0o700 });
-      const fd = openSync(temp, 'wx', 0o600);
-      try {
-        writeSync(fd, text);
-        fsyncSync(fd);
-      } finally {
-        closeSync(fd);
-      }
-      renameSync(temp, this.path);
+      writePrivateJson(this.path, { version: 1, workspaces: Object.fromEntries(this.workspaces) });
     } catch (error) {
-      rmSync(temp, { force: true });
       throw runtimeError(
         'TRUST_STORE_UNWRITABLE',
         {
@@ -108,15 +95,9 @@ function readOrUndefined(path: string): string | undefined {
 }
 
 function parseStore(text: string, path: string): z.infer<typeof TrustFileSchema> {
-  let problem: { parameter?: string; expected: string };
-  try {
-    const parsed = TrustFileSchema.safeParse(JSON.parse(text));
-    if (parsed.success) return parsed.data;
-    const issue = parsed.error.issues[0]!;
-    problem = { parameter: jsonPath(issue.path), expected: issue.message };
-  } catch (error) {
-    problem = { expected: `JSON (${(error as Error).message})` };
-  }
+  const read = parseJsonFile(TrustFileSchema, text);
+  if ('data' in read) return read.data;
+  const { problem } = read;
   throw runtimeError('TRUST_STORE_CORRUPT', {
     operation: 'trust.load',
     failed_parameter: problem.parameter,

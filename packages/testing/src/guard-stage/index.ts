@@ -1,0 +1,1 @@
+export * from './guard-stage-conformance.js';

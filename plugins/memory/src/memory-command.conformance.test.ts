@@ -1,0 +1,4 @@
+import { describeCommandConformance } from '@nodwyn/testing';
+import { memoryPlugin } from './index.js';
+
+describeCommandConformance(memoryPlugin);

@@ -1,0 +1,4 @@
+import { describeGuardStageConformance } from '@nodwyn/testing';
+import { redactL2Plugin } from '../src/index.js';
+
+describeGuardStageConformance(redactL2Plugin);

@@ -21,8 +21,9 @@ export const ALLOWED = {
   'scope:client': ['scope:protocol'],
   // Plugins see only the API (front ends also the client); @nodwyn/testing is for their tests.
   'type:plugin': ['scope:plugin-api', 'scope:protocol', 'scope:client', 'scope:testing'],
-  // The authoring guide's runnable code: a client of the protocol, driving the real CLI in its tests.
-  'type:example': ['scope:client', 'scope:protocol', 'scope:plugin-api', 'scope:testing', 'type:app'],
+  // The authoring guide's runnable code: plugins, a client of the protocol driving the real CLI in its
+  // tests, and the guide's app-side snippet assembling a distribution with the host's packageEntry.
+  'type:example': ['scope:client', 'scope:protocol', 'scope:plugin-api', 'scope:plugin-host', 'scope:testing', 'type:app'],
   'type:app': [
     'scope:server',
     'scope:runtime',
@@ -48,14 +49,14 @@ export const ALLOWED = {
   ],
 };
 
-/** Projects whose tests may compose real plugins without depending on them. */
-const TEST_COMPOSERS = new Set(['type:plugin', 'scope:server']);
+/** Projects whose tests may compose real plugins without depending on them (an example plugin is tested as a plugin is). */
+const TEST_COMPOSERS = new Set(['type:plugin', 'type:example', 'scope:server']);
 
 /**
  * Returns the list of violations in a graph `{ nodes: {name: {data: {tags}}}, dependencies: {name: [{target}]} }`.
  * `testOnly(source, target)` says whether a project reaches a plugin from its tests alone (a
  * devDependency no shipped file imports): a plugin's tests composing other plugins, or the server's
- * tests running the real plugins a daemon runs. Such an edge is allowed for plugins and the server.
+ * tests running the real plugins a daemon runs. Such an edge is allowed for plugins, examples and the server.
  */
 export function violations(graph, testOnly = () => false) {
   const found = [];

@@ -12,8 +12,8 @@
 // `nodwyn serve` finds it.
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { englishOnlyZodLocales } from './zod-locales.mjs';
 
@@ -34,7 +34,7 @@ if (existsSync(join(webApp, 'vite.config.ts'))) {
     process.exit(1);
   }
 }
-await build({
+const result = await build({
   // version.mjs lets bin/nodwyn.mjs answer --version without loading the command tree.
   entryPoints: { nodwyn: join(root, 'apps', 'cli', 'src', 'main.ts'), version: join(root, 'apps', 'cli', 'src', 'version.ts') },
   outdir,
@@ -61,9 +61,28 @@ await build({
   banner: { js: "import { createRequire as __nodwynRequire } from 'node:module'; const require = __nodwynRequire(import.meta.url);" },
   plugins: [englishOnlyZodLocales(root)],
   logLevel: 'warning',
+  metafile: true,
 });
+writeFileSync(join(outdir, 'plugin-chunks.json'), `${JSON.stringify(pluginChunks(result.metafile), null, 2)}\n`);
 swapIn(outdir, target);
 console.log(`built apps/cli/dist/nodwyn.mjs${existsSync(join(target, 'web')) ? ' and the web console in dist/web' : ''} in ${Date.now() - started} ms`);
+
+/**
+ * The chunk each first-party plugin's entry (the module its distribution entry imports) was bundled into,
+ * by package name. `nodwyn dist build` leaves the chunks of the plugins a distribution does not name out
+ * of its bundle; code plugins share sits in other chunks, so nothing else goes with them.
+ */
+function pluginChunks(metafile) {
+  const chunks = {};
+  for (const [output, info] of Object.entries(metafile.outputs)) {
+    if (!info.entryPoint || !output.endsWith('.mjs')) continue;
+    const entry = resolve(info.entryPoint);
+    if (!entry.startsWith(join(root, 'plugins') + '/')) continue;
+    const name = JSON.parse(readFileSync(join(root, relative(root, entry).split('/').slice(0, 2).join('/'), 'package.json'), 'utf8')).name;
+    chunks[name] = relative(outdir, resolve(output));
+  }
+  return chunks;
+}
 
 /** Puts the staged build at `target`, moving whatever is there aside first; another build may swap at once. */
 function swapIn(staged, target) {

@@ -36,7 +36,7 @@ export interface DistFile {
  * Reads the distribution file at `file`. A missing or unreadable file, bad TOML (with its line and
  * column), an unknown key or a bad value is an envelope naming the file and the key; never a crash.
  */
-export function readDistFile(file: string): DistFile {
+export function readDistFile(file: string, parameter = '--distribution'): DistFile {
   const path = resolve(file);
   let text: string;
   try {
@@ -48,10 +48,10 @@ export function readDistFile(file: string): DistFile {
         category: code === 'ENOENT' ? 'NOT_FOUND' : 'PRECONDITION_FAILED',
         code: CliCodes.DISTRIBUTION_FILE_UNREADABLE,
         operation: 'distribution.load',
-        failed_parameter: '--distribution',
+        failed_parameter: parameter,
         received_value: path,
         expected: 'a nodwyn.dist.toml file you can read',
-        remediation: `nodwyn could not read the distribution file ${path} (${code}); give --distribution (or NODWYN_DISTRIBUTION) the path of a nodwyn.dist.toml.`,
+        remediation: `nodwyn could not read the distribution file ${path} (${code}); give ${parameter === '--distribution' ? '--distribution (or NODWYN_DISTRIBUTION)' : parameter} the path of a nodwyn.dist.toml.`,
       },
       { cause: error },
     );

@@ -1,6 +1,7 @@
 import type { Config, DistributionSource } from '@nodwyn/runtime';
 import { readDistFile, type DistFile } from './dist-file.js';
-import { defaultDistribution, fileDistribution, ledgerGate } from './distribution.js';
+import { bakedGate, defaultDistribution, fileDistribution, ledgerGate } from './distribution.js';
+import { embeddedDistFile, embeddedDistribution } from './embedded-distribution.js';
 
 /** The environment variable naming a distribution file, as `--distribution FILE` does. */
 export const DISTRIBUTION_ENV = 'NODWYN_DISTRIBUTION';
@@ -36,17 +37,21 @@ let chosen: ChosenDistribution | undefined;
 
 /**
  * The distribution every command of this process boots: the file `NODWYN_DISTRIBUTION` names, else the
- * default one. Read once; a test distribution prints its warning on stderr then.
+ * one a `nodwyn dist build` bundle carries, else the default one. Read once; a test distribution prints
+ * its warning on stderr then.
  */
 export function chosenDistribution(env: NodeJS.ProcessEnv = process.env): ChosenDistribution {
   if (chosen) return chosen;
-  const gate = ledgerGate(env, (line) => process.stderr.write(`nodwyn: ${line}\n`));
+  const ledger = ledgerGate(env, (line) => process.stderr.write(`nodwyn: ${line}\n`));
   const path = env[DISTRIBUTION_ENV];
-  if (!path) {
-    chosen = { source: (config, root) => defaultDistribution(config, root, gate) };
+  const embedded = path ? undefined : embeddedDistribution();
+  if (!path && !embedded) {
+    chosen = { source: (config, root) => defaultDistribution(config, root, ledger) };
     return chosen;
   }
-  const file = readDistFile(path);
+  const file = embedded ? embeddedDistFile(embedded, process.argv[1] ?? '.') : readDistFile(path!);
+  // Plugins baked into a bundle were reviewed when it was built; the ledger still gates those added later.
+  const gate = embedded ? bakedGate(embedded.baked, ledger) : ledger;
   if (file.unsafeTest) {
     process.stderr.write(
       `nodwyn: WARNING: ${file.path} is an UNSAFE TEST DISTRIBUTION (unsafe_test_distribution = true): the required security plugins (keychain, redaction, egress, judge) are NOT added. Never use it with real credentials or real work.\n`,

@@ -1,6 +1,7 @@
-import type { Distribution, DistributionEntry } from '@nodwyn/plugin-host';
+import { pickPluginExport, type Distribution, type DistributionEntry } from '@nodwyn/plugin-host';
 import { PluginLedger, pluginLedgerPath, thirdPartyEntry, type Config, type DistributionSource, type ThirdPartyOptions } from '@nodwyn/runtime';
 import type { DistFile } from './dist-file.js';
+import type { BakedPlugin } from './embedded-distribution.js';
 import { bundledEntry, FIRST_PARTY, REQUIRED_SECURITY } from './first-party.js';
 import { DEFAULT_FRONTEND, FRONTEND_PACKAGES } from './frontend-packages.js';
 
@@ -24,6 +25,18 @@ export function ledgerGate(env: NodeJS.ProcessEnv, notice: (line: string) => voi
     told.add(line);
   };
   return (options) => thirdPartyEntry(options, (ledger ??= PluginLedger.open(pluginLedgerPath(env))), once);
+}
+
+/**
+ * The gate of a `nodwyn dist build` bundle: a plugin baked into it loads its bundled copy, checked
+ * against its range by the host like any other; any other third-party plugin goes through `fallback`.
+ */
+export function bakedGate(baked: Readonly<Record<string, BakedPlugin>>, fallback: ThirdPartyGate): ThirdPartyGate {
+  return (options) => {
+    const plugin = baked[options.package];
+    if (!plugin) return fallback(options);
+    return { package: options.package, range: options.range, optional: options.optional ?? true, load: async () => pickPluginExport(await plugin.load(), options.package) };
+  };
 }
 
 /**

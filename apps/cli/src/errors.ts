@@ -35,4 +35,14 @@ export const CliCodes = {
   PLUGIN_CONFIRMATION_REQUIRED: 'PLUGIN_CONFIRMATION_REQUIRED',
   /** `npm install` (or uninstall, update) for `nodwyn plugins add|remove|update` failed. */
   PLUGIN_INSTALL_FAILED: 'PLUGIN_INSTALL_FAILED',
+  /** `nodwyn dist build`: a plugin the file names is neither first-party nor installed where it looks. */
+  DIST_PLUGIN_NOT_FOUND: 'DIST_PLUGIN_NOT_FOUND',
+  /** `nodwyn dist build`: the version of a plugin found is outside the range the file gives it. */
+  DIST_RANGE_NOT_SATISFIED: 'DIST_RANGE_NOT_SATISFIED',
+  /** `nodwyn dist build --out DIR`: DIR holds files and `--force` was not given. */
+  DIST_OUT_NOT_EMPTY: 'DIST_OUT_NOT_EMPTY',
+  /** `nodwyn dist build` run from sources, or from a bundle: it bundles the built CLI, which it cannot find. */
+  DIST_CLI_NOT_BUILT: 'DIST_CLI_NOT_BUILT',
+  /** `nodwyn dist build`: esbuild could not bundle the distribution (a plugin import that does not resolve, say). */
+  DIST_BUNDLE_FAILED: 'DIST_BUNDLE_FAILED',
 } as const;

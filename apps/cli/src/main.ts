@@ -1,4 +1,5 @@
 import { Command, CommanderError, Option } from 'commander';
+import { embeddedDistribution } from './embedded-distribution.js';
 import { EXIT } from './exit-codes.js';
 import { InvalidOption, port, positiveInt, positiveNumber } from './option-parsers.js';
 import { VERSION } from './version.js';
@@ -229,11 +230,24 @@ program
     process.exitCode = await forkCommand(id, options);
   });
 
+const dist = program.command('dist').description('Build a distribution file (nodwyn.dist.toml) into one runnable file.');
+dist
+  .command('build')
+  .description('Bundle a distribution into OUT/<name>.mjs (its plugins and default config baked in), the native modules it needs beside it, and OUT/manifest.json listing what is inside.')
+  .argument('<file>', 'the nodwyn.dist.toml to build')
+  .requiredOption('--out <dir>', 'the folder to write; it must be empty or missing unless --force')
+  .option('--force', 'write into a folder that is not empty, replacing what the build writes')
+  .option('--json', 'print the manifest as JSON')
+  .action(async (file: string, options: { out: string; force?: boolean; json?: boolean }) => {
+    const { distBuildCommand } = await import('./commands/dist-build.js');
+    process.exitCode = await distBuildCommand(file, options);
+  });
+
 async function main(original: string[]): Promise<void> {
   const builtin = new Set(program.commands.map((c) => c.name()));
   let argv = original;
   try {
-    if (original.some((arg) => arg.startsWith('--distribution')) || process.env.NODWYN_DISTRIBUTION) {
+    if (original.some((arg) => arg.startsWith('--distribution')) || process.env.NODWYN_DISTRIBUTION || embeddedDistribution()) {
       // Read now, before any command: a broken file fails every command the same way, and a test
       // distribution's warning is printed by every command, booting or not.
       const { chosenDistribution, takeDistributionFlag } = await import('./distribution-choice.js');

@@ -35,7 +35,11 @@ export function bakedGate(baked: Readonly<Record<string, BakedPlugin>>, fallback
   return (options) => {
     const plugin = baked[options.package];
     if (!plugin) return fallback(options);
-    return { package: options.package, range: options.range, optional: options.optional ?? true, load: async () => pickPluginExport(await plugin.load(), options.package) };
+    const load = async () => {
+      (await import('./host-plugin-api.js')).shareHostPluginApi();
+      return pickPluginExport(await plugin.load(), options.package);
+    };
+    return { package: options.package, range: options.range, optional: options.optional ?? true, load };
   };
 }
 

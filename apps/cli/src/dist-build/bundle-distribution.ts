@@ -1,8 +1,10 @@
 import { EnvelopeError } from '@nodwyn/plugin-api';
+import { writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { EmbeddedDistribution } from '../embedded-distribution.js';
 import { EMBEDDED_DISTRIBUTION } from '../embedded-distribution.js';
 import { CliCodes } from '../errors.js';
+import { HOST_PLUGIN_API, HOST_PLUGIN_API_MODULES } from '../host-plugin-api.js';
 import { FRONTEND_PACKAGES } from '../frontend-packages.js';
 import { FIRST_PARTY } from '../first-party.js';
 import type { CliBuild } from './cli-build.js';
@@ -27,15 +29,17 @@ export async function bundleDistribution(plan: DistPlan, cli: CliBuild, outfile:
   );
   const externals = new RegExp(`^(${EXTERNAL_PACKAGES.map((name) => name.replace(/[/.]/g, '\\$&')).join('|')})$`);
   try {
-    await build({
-      stdin: { contents: `import 'nodwyn:embedded';\nimport ${JSON.stringify(join(cli.dir, 'nodwyn.mjs'))};\n`, resolveDir: cli.dir, loader: 'js' },
+    const result = await build({
+      write: false,
+      stdin: { contents: entryModule(cli), resolveDir: cli.dir, loader: 'js' },
       outfile,
       bundle: true,
       format: 'esm',
       platform: 'node',
       target: 'node20',
       minify: true,
-      keepNames: true,
+      // Not keepNames again: the CLI's build already fixed every function's name with __name, which the
+      // bundle keeps; wrapping them twice would make the file half as large again.
       logLevel: 'silent',
       banner: { js: "import { createRequire as __nodwynRequire } from 'node:module'; const require = __nodwynRequire(import.meta.url);" },
       plugins: [
@@ -51,16 +55,14 @@ export async function bundleDistribution(plan: DistPlan, cli: CliBuild, outfile:
               return leftOut.has(path) ? { path, namespace: 'left-out' } : undefined;
             });
             b.onLoad({ filter: /.*/, namespace: 'left-out' }, () => ({ contents: 'export {};', loader: 'js' }));
-            // A third-party plugin takes @nodwyn/plugin-api from the host when it has no copy of its own.
-            b.onResolve({ filter: /^@nodwyn\/plugin-api(\/.*)?$/ }, async (args) => {
-              if (args.pluginData === 'host') return undefined;
-              const own = await b.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, pluginData: 'host' });
-              return own.errors.length === 0 ? own : b.resolve(args.path, { kind: args.kind, resolveDir: cli.dir, pluginData: 'host' });
-            });
+            // A third-party plugin's peer dependency is the host's copy, which the CLI shares at load.
+            b.onResolve({ filter: /^@nodwyn\/plugin-api(\/.*)?$/ }, (args) => (args.path in HOST_PLUGIN_API_MODULES ? { path: args.path, namespace: 'host-plugin-api' } : undefined));
+            b.onLoad({ filter: /.*/, namespace: 'host-plugin-api' }, (args) => ({ contents: hostModule(args.path), loader: 'js' }));
           },
         },
       ],
     });
+    writeFileSync(outfile, asciiOnly(result.outputFiles[0]!.text));
   } catch (error) {
     const first = (error as { errors?: { text: string; location?: { file: string; line: number } | null }[] }).errors?.[0];
     const where = first?.location ? ` (${first.location.file}:${first.location.line})` : '';
@@ -75,6 +77,39 @@ export async function bundleDistribution(plan: DistPlan, cli: CliBuild, outfile:
       { cause: error },
     );
   }
+}
+
+/** A module whose exports are those of the host's copy of `specifier`, read when a plugin first loads. */
+function hostModule(specifier: string): string {
+  const names = Object.keys(HOST_PLUGIN_API_MODULES[specifier]!).filter((name) => /^[A-Za-z_$][\w$]*$/.test(name));
+  return [
+    `const host = globalThis[Symbol.for(${JSON.stringify(HOST_PLUGIN_API.description)})][${JSON.stringify(specifier)}];`,
+    ...names.map((name) => (name === 'default' ? 'export default host.default;' : `export const ${name} = host.${name};`)),
+  ].join('\n');
+}
+
+/**
+ * `text` with every character past ASCII written as a `\\u` escape. esbuild leaves a few in regular
+ * expression literals; one is enough to send Node's decoding of the whole file down its slow path, which
+ * costs more than the rest of a `--version`. In strings, identifiers and regular expressions the escape
+ * means the same character.
+ */
+function asciiOnly(text: string): string {
+  return text.replace(/[^\x00-\x7f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/**
+ * The bundle's entry. As bin/nodwyn.mjs does, `--version` is answered before the command tree is loaded:
+ * imported dynamically, the CLI's modules are wrapped in functions that run only then.
+ */
+function entryModule(cli: CliBuild): string {
+  return [
+    "import 'nodwyn:embedded';",
+    `import { VERSION } from ${JSON.stringify(join(cli.dir, 'version.mjs'))};`,
+    'const args = process.argv.slice(2);',
+    "if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) process.stdout.write(`${VERSION}\\n`);",
+    `else await import(${JSON.stringify(join(cli.dir, 'nodwyn.mjs'))});`,
+  ].join('\n');
 }
 
 /** The generated module that hands the CLI its distribution before the CLI's own code runs. */

@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchCli } from './cli-bench.js';
 import { benchContext } from './context-bench.js';
+import { benchDist } from './dist-bench.js';
 import { benchAppends, benchApply, benchWindow } from './kernel-bench.js';
 import { benchMemory } from './memory-bench.js';
 import { benchPlugins } from './plugins-bench.js';
@@ -24,6 +25,7 @@ const GROUPS: Record<string, () => Row[] | Promise<Row[]>> = {
   kernel: async () => [...benchAppends(dir), ...(await benchApply(dir)), ...benchWindow(dir)],
   redact: () => benchRedact(),
   cli: () => benchCli(root, dir),
+  dist: () => benchDist(root, dir),
   streaming: () => benchStreaming(root, dir),
   sandboxes: () => benchSandboxes(),
   serve: () => benchServe(root, dir),

@@ -5,6 +5,8 @@ export * from './coded-errors.js';
 export * from './command.js';
 export * from './context.js';
 export * from './context-contributor.js';
+export * from './contract-codes.js';
+export * from './dependencies.js';
 export * from './define-plugin.js';
 export * from './egress.js';
 export * from './envelope.js';

@@ -1,4 +1,4 @@
-import { toEnvelope, type Category, type Envelope, type EnvelopeInit } from '@nodwyn/plugin-api';
+import { ContractCodes, toEnvelope, type Category, type Envelope, type EnvelopeInit } from '@nodwyn/plugin-api';
 
 /**
  * Every code the plugin host emits, with its category. Keeping the category next to the code means a
@@ -24,9 +24,10 @@ export const PLUGIN_HOST_ERRORS = {
   PLUGIN_CONTRIBUTION_INVALID: 'VALIDATION_FAILED',
   PLUGIN_CONTRIBUTION_DUPLICATE: 'PRECONDITION_FAILED',
   PLUGIN_REGISTRATION_CLOSED: 'PRECONDITION_FAILED',
-  PLUGIN_PERMISSION_UNDECLARED: 'PERMISSION_DENIED',
-  PLUGIN_UNLOADED: 'PRECONDITION_FAILED',
-  SERVICE_NOT_FOUND: 'NOT_FOUND',
+  [ContractCodes.PLUGIN_PERMISSION_UNDECLARED]: 'PERMISSION_DENIED',
+  [ContractCodes.PLUGIN_UNLOADED]: 'PRECONDITION_FAILED',
+  [ContractCodes.SERVICE_NOT_FOUND]: 'NOT_FOUND',
+  [ContractCodes.SERVICE_UNDECLARED]: 'PERMISSION_DENIED',
   PLUGIN_REGISTER_FAILED: 'INTERNAL',
   PLUGIN_START_FAILED: 'INTERNAL',
   PLUGIN_STOP_FAILED: 'INTERNAL',

@@ -27,4 +27,22 @@ describe('planLoadOrder', () => {
     expect(plan.missing.get('user')).toEqual(['loop:none']);
     expect(plan.requirements.get('user')).toEqual([]);
   });
+
+  it('places a plugin after the provider of what it uses when present, without requiring it', () => {
+    const user: PlanNode = { name: 'user', requires: [], provides: [], after: ['service:taint'] };
+    const present = planLoadOrder([user, node('l2', [], ['service:taint'])], new Set());
+    expect(present.order).toEqual(['l2', 'user']);
+    expect(present.missing.size).toBe(0);
+    expect(present.requirements.get('user')).toEqual([]);
+    const absent = planLoadOrder([user, node('other')], new Set());
+    expect(absent.order).toEqual(['user', 'other']);
+    expect(absent.missing.size).toBe(0);
+  });
+
+  it('lets an optional edge go rather than report a cycle through it', () => {
+    const user: PlanNode = { name: 'user', requires: [], provides: ['service:a'], after: ['service:b'] };
+    const plan = planLoadOrder([user, node('provider', ['service:a'], ['service:b'])], new Set());
+    expect(plan.cycles.size).toBe(0);
+    expect(plan.order).toEqual(['user', 'provider']);
+  });
 });

@@ -3,6 +3,11 @@ export interface PlanNode {
   readonly name: string;
   readonly requires: readonly string[];
   readonly provides: readonly string[];
+  /**
+   * What the plugin uses when present (its `optional(token)` dependencies, as `service:<name>`): it is
+   * placed after their providers, but nothing is missing when none is loaded.
+   */
+  readonly after?: readonly string[];
 }
 
 /** One `requires` entry and the plugins that provide it (empty when something outside plugins does). */
@@ -27,6 +32,9 @@ export interface LoadPlan {
  * Orders plugins by `requires`. A requirement `plugin:<name>` is met by that plugin; any other is met
  * by every plugin whose `provides` lists it, or by `available` (what the kernel already has). Plugins in
  * a cycle are reported and then treated as placed, so the rest can still be ordered around them.
+ * An `after` entry orders like a requirement when some plugin provides it and is ignored otherwise; it
+ * never makes a cycle: when only such edges keep every plugin waiting, they are let go, so an optional
+ * dependency caught in a loop is resolved as absent rather than failing the plugins around it.
  */
 export function planLoadOrder(nodes: readonly PlanNode[], available: ReadonlySet<string>): LoadPlan {
   const providers = indexProviders(nodes);
@@ -42,7 +50,8 @@ export function planLoadOrder(nodes: readonly PlanNode[], available: ReadonlySet
     requirements.set(node.name, resolved);
   }
   const dependencies = new Map(nodes.map((node) => [node.name, new Set((requirements.get(node.name) ?? []).flatMap((r) => r.providers))]));
-  const { order, cycles } = sortStable(nodes.map((node) => node.name), dependencies);
+  const soft = new Map(nodes.map((node) => [node.name, new Set((node.after ?? []).flatMap((use) => providers.get(use) ?? []).filter((name) => name !== node.name))]));
+  const { order, cycles } = sortStable(nodes.map((node) => node.name), dependencies, soft);
   return { order, missing, cycles, requirements };
 }
 
@@ -59,12 +68,14 @@ function indexProviders(nodes: readonly PlanNode[]): Map<string, string[]> {
   return index;
 }
 
-function sortStable(names: readonly string[], dependencies: ReadonlyMap<string, ReadonlySet<string>>) {
+function sortStable(names: readonly string[], dependencies: ReadonlyMap<string, ReadonlySet<string>>, soft: ReadonlyMap<string, ReadonlySet<string>>) {
   const order: string[] = [];
   const placed = new Set<string>();
   const cycles = new Map<string, string[]>();
+  const ready = (name: string, edges: ReadonlyMap<string, ReadonlySet<string>>): boolean => [...(edges.get(name) ?? [])].every((dep) => placed.has(dep));
   while (placed.size < names.length) {
-    const next = names.find((name) => !placed.has(name) && [...(dependencies.get(name) ?? [])].every((dep) => placed.has(dep)));
+    const placeable = names.filter((name) => !placed.has(name) && ready(name, dependencies));
+    const next = placeable.find((name) => ready(name, soft)) ?? placeable[0];
     if (next !== undefined) {
       order.push(next);
       placed.add(next);

@@ -1,5 +1,5 @@
 import semver from 'semver';
-import { envelope, jsonPath, ManifestSchema, valueAt, type Envelope, type Manifest, type PluginDefinition } from '@nodwyn/plugin-api';
+import { ContractCodes, describeDependencies, envelope, jsonPath, ManifestSchema, valueAt, type DependencyInfo, type Envelope, type Manifest, type PluginDefinition } from '@nodwyn/plugin-api';
 import { checkApiRange } from './api-range.js';
 import type { DistributionEntry } from './distribution.js';
 import { hostEnvelopeInit, type HostEnvelopeInit, type PluginHostErrorCode } from './errors.js';
@@ -10,7 +10,7 @@ import { isRecord } from './is-record.js';
  * parsed, so plugins that require this one can be told which dependency failed.
  */
 export type DefinitionCheck =
-  | { readonly ok: true; readonly definition: PluginDefinition; readonly manifest: Manifest }
+  | { readonly ok: true; readonly definition: PluginDefinition; readonly manifest: Manifest; readonly dependencies: readonly DependencyInfo[] }
   | { readonly ok: false; readonly envelope: Envelope; readonly manifest?: Manifest };
 
 type Init = Omit<HostEnvelopeInit, 'plugin' | 'operation'>;
@@ -48,16 +48,48 @@ export function checkDefinition(raw: unknown, entry: DistributionEntry, hostApiV
   }
   const parsed = ManifestSchema.safeParse(raw.manifest);
   if (!parsed.success) return refuse('PLUGIN_MANIFEST_INVALID', manifestIssue(parsed.error.issues, plugin, raw.manifest));
-  return checkIdentity(parsed.data, entry, hostApiVersion, raw, refuse);
+  const dependencies = describeDependencies(raw.deps);
+  if (dependencies === undefined) {
+    return refuse(
+      'PLUGIN_DEFINITION_INVALID',
+      { failed_parameter: '$.deps', expected: '{ name: Token | optional(Token) | lookup(Token) }', remediation: `The deps of ${plugin} are not service tokens; declare them with definePlugin's deps.` },
+      parsed.data,
+    );
+  }
+  const manifest = withDependencies(parsed.data, dependencies);
+  const unpermitted = dependencies.find((dep) => dep.token.permission && !manifest.permissions.includes(dep.token.permission));
+  if (unpermitted?.token.permission) {
+    return refuse(
+      ContractCodes.PLUGIN_PERMISSION_UNDECLARED,
+      {
+        failed_parameter: '$.permissions',
+        received_value: manifest.permissions,
+        expected: unpermitted.token.permission,
+        remediation: `${plugin} depends on the "${unpermitted.token.name}" service (deps.${unpermitted.name}), which needs the "${unpermitted.token.permission}" permission; add it to the manifest's permissions.`,
+      },
+      manifest,
+    );
+  }
+  return checkIdentity({ manifest, dependencies, definition: raw }, entry, hostApiVersion, refuse);
+}
+
+/**
+ * The manifest with each required dependency's `service:<name>` in `requires`, as `definePlugin` does:
+ * a definition written by hand (or by another copy of plugin-api) is ordered by its deps all the same.
+ */
+function withDependencies(manifest: Manifest, dependencies: readonly DependencyInfo[]): Manifest {
+  const derived = dependencies.filter((dep) => dep.mode === 'required').map((dep) => `service:${dep.token.name}`);
+  const added = derived.filter((requirement, index) => !manifest.requires.includes(requirement) && derived.indexOf(requirement) === index);
+  return added.length === 0 ? manifest : { ...manifest, requires: [...manifest.requires, ...added] };
 }
 
 function checkIdentity(
-  manifest: Manifest,
+  checked: { readonly manifest: Manifest; readonly dependencies: readonly DependencyInfo[]; readonly definition: PluginDefinition },
   entry: DistributionEntry,
   hostApiVersion: string,
-  definition: PluginDefinition,
   refuse: (code: PluginHostErrorCode, init: Init, manifest?: Manifest) => DefinitionCheck,
 ): DefinitionCheck {
+  const { manifest } = checked;
   if (manifest.name !== entry.package) {
     return refuse(
       'PLUGIN_NAME_MISMATCH',
@@ -84,7 +116,7 @@ function checkIdentity(
   }
   const apiRefusal = checkApiRange(entry.package, manifest.apiVersion, hostApiVersion);
   if (apiRefusal) return { ok: false, envelope: apiRefusal, manifest };
-  return { ok: true, definition, manifest };
+  return { ok: true, ...checked };
 }
 
 function manifestIssue(

@@ -1,6 +1,8 @@
 import type { DependencyContainer } from 'tsyringe';
 import {
+  ContractCodes,
   EnvelopeError,
+  type DependencyInfo,
   type LogReader,
   type Manifest,
   type PluginContext,
@@ -25,6 +27,11 @@ export interface PluginContextInput {
   readonly trust: WorkspaceTrust;
   readonly dataDir: string;
   readonly configDir: string;
+  /**
+   * The service names the plugin declared (its `requires` and `provides` of kind `service`, and its
+   * `deps`): `services.get` of any other is refused, so what a plugin uses is what its definition says.
+   */
+  readonly declaredServices: ReadonlySet<string>;
   /** The plugin's own child container; `services.get` resolves here (and so in the root). */
   readonly container: DependencyContainer;
   readonly contributions: ContributionBuffer;
@@ -85,6 +92,7 @@ export function createPluginContext(input: PluginContextInput): PluginContext {
       },
       get<T>(token: Token<T>): T {
         const operation = `services.get(${token.name})`;
+        if (!input.declaredServices.has(token.name)) throw undeclared(name, token.name);
         if (token.permission && !manifest.permissions.includes(token.permission)) throw permissionDenied(name, operation, token.permission);
         const provided = contributions.pendingService(token.key) ?? resolveService(input.container, token, name);
         // The provider's permission, not the caller's token, decides: a token is forged by its name alone.
@@ -108,7 +116,7 @@ function resolveService(container: DependencyContainer, token: Token<unknown>, p
   } catch (error) {
     // Resolving a value cannot fail otherwise: tsyringe throws here only once the container is disposed.
     throw new EnvelopeError(
-      hostEnvelopeInit('PLUGIN_UNLOADED', {
+      hostEnvelopeInit(ContractCodes.PLUGIN_UNLOADED, {
         plugin,
         operation: 'services.get',
         received_value: token.name,
@@ -118,19 +126,38 @@ function resolveService(container: DependencyContainer, token: Token<unknown>, p
     );
   }
   throw new EnvelopeError(
-    hostEnvelopeInit('SERVICE_NOT_FOUND', {
+    hostEnvelopeInit(ContractCodes.SERVICE_NOT_FOUND, {
       plugin,
       operation: 'services.get',
       failed_parameter: 'token',
       received_value: token.name,
-      remediation: `No plugin provides service "${token.name}"; add "service:${token.name}" to ${plugin}'s requires and load a plugin that provides it.`,
+      remediation: `No plugin provides service "${token.name}"; load a plugin that provides it, or declare it optional(token) in ${plugin}'s deps if ${plugin} can do without it.`,
+    }),
+  );
+}
+
+/** The service names `manifest` and `deps` declare, for `PluginContextInput.declaredServices`. */
+export function declaredServices(manifest: Manifest, deps: readonly DependencyInfo[]): ReadonlySet<string> {
+  const services = [...manifest.requires, ...manifest.provides].filter((entry) => entry.startsWith('service:')).map((entry) => entry.slice('service:'.length));
+  return new Set([...services, ...deps.map((dep) => dep.token.name)]);
+}
+
+function undeclared(plugin: string, service: string): EnvelopeError {
+  return new EnvelopeError(
+    hostEnvelopeInit(ContractCodes.SERVICE_UNDECLARED, {
+      plugin,
+      operation: 'services.get',
+      failed_parameter: 'token',
+      received_value: service,
+      expected: 'a service in deps or requires',
+      remediation: `${plugin} asked for the "${service}" service without declaring it; add it to the plugin's deps (optional(token) if it can do without) or "service:${service}" to its requires.`,
     }),
   );
 }
 
 function permissionDenied(plugin: string, operation: string, permission: string): EnvelopeError {
   return new EnvelopeError(
-    hostEnvelopeInit('PLUGIN_PERMISSION_UNDECLARED', {
+    hostEnvelopeInit(ContractCodes.PLUGIN_PERMISSION_UNDECLARED, {
       plugin,
       operation,
       failed_parameter: '$.permissions',

@@ -12,15 +12,21 @@ const FAILED_CODE: Record<HookPhase, PluginHostErrorCode> = {
 };
 
 /**
- * Runs one hook of a plugin under the host's timeout; returns the envelope of its failure, or
+ * Runs one hook of a plugin, with its resolved dependencies, under the host's timeout; returns the envelope of its failure, or
  * undefined when it succeeded (or the plugin has no such hook).
  */
-export async function runHook(definition: PluginDefinition, phase: HookPhase, context: PluginContext, timeoutMs: number): Promise<Envelope | undefined> {
+export async function runHook(
+  definition: PluginDefinition,
+  phase: HookPhase,
+  context: PluginContext,
+  deps: Readonly<Record<string, unknown>>,
+  timeoutMs: number,
+): Promise<Envelope | undefined> {
   const hook = definition[phase];
   if (hook === undefined) return undefined;
   const plugin = context.plugin.name;
   try {
-    await withTimeout(() => hook.call(definition, context), timeoutMs, () => new EnvelopeError(timeoutEnvelope(plugin, phase, timeoutMs)));
+    await withTimeout(() => hook.call(definition, context, deps), timeoutMs, () => new EnvelopeError(timeoutEnvelope(plugin, phase, timeoutMs)));
     return undefined;
   } catch (error) {
     return pluginEnvelope(error, plugin, `plugin.${phase}`, FAILED_CODE[phase]);

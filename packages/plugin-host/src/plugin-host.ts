@@ -8,12 +8,14 @@ import { hostEnvelopeInit, pluginEnvelope, PLUGIN_HOST_PACKAGE } from './errors.
 import { freezeSettings } from './freeze-settings.js';
 import { FrontendRegistry, type FrontendInfo } from './frontend-registry.js';
 import type { KernelPort } from './kernel-port.js';
+import { optionalAfter, resolveDependencies } from './dependencies.js';
 import { planLoadOrder, type LoadPlan } from './load-order.js';
 import { dependencyFailed, requirementMissing, requiresCycle } from './plan-envelopes.js';
 import { runHook } from './plugin-hooks.js';
 import { loadRecords } from './plugin-loader.js';
 import type { PluginRecord } from './plugin-record.js';
 import type { PluginReport } from './plugin-report.js';
+import { declaredServices } from './plugin-context-factory.js';
 import { createPluginScope, type PluginScope } from './plugin-scope.js';
 import { checkProvides } from './provides-check.js';
 import { KernelPortToken, SettingsToken } from './tokens.js';
@@ -175,7 +177,12 @@ export class PluginHost {
     const known = this.#records.filter((record) => record.manifest !== undefined);
     const available = new Set(this.#options.kernel.listPrimitives().map((info) => `primitive:${info.name}`));
     const plan = planLoadOrder(
-      known.map((record) => ({ name: record.name, requires: record.manifest?.requires ?? [], provides: record.manifest?.provides ?? [] })),
+      known.map((record) => ({
+        name: record.name,
+        requires: record.manifest?.requires ?? [],
+        provides: record.manifest?.provides ?? [],
+        after: optionalAfter(record.dependencies ?? []),
+      })),
       available,
     );
     this.#plan = plan;
@@ -204,6 +211,7 @@ export class PluginHost {
       owners: this.#owners,
       kept: { frontends: this.#frontends, agentCommands: this.#agentCommands },
       manifest: record.manifest,
+      declaredServices: declaredServices(record.manifest, record.dependencies ?? []),
       kernel: this.#options.kernel,
       settings: this.#settings,
       workspace: this.#options.workspace,
@@ -212,12 +220,22 @@ export class PluginHost {
       configDir: this.#options.configDir ?? this.#options.dataDir,
     });
     record.scope = scope;
-    const failure = await runHook(record.definition, 'register', scope.context, this.#timeoutMs);
+    const failure = this.#resolveDependencies(record, scope) ?? (await runHook(record.definition, 'register', scope.context, record.deps ?? {}, this.#timeoutMs));
     // Closed before anything else, so a register() still running after its timeout cannot add more.
     scope.contributions.close();
     const refusal = failure ?? checkProvides(record.manifest, scope.contributions.keys()) ?? this.#apply(record, scope);
     if (refusal) return this.#fail(record, refusal);
     record.state = 'registered';
+  }
+
+  /** Resolves the plugin's `deps` once, for all its hooks; the envelope when a required one is not there. */
+  #resolveDependencies(record: PluginRecord, scope: PluginScope): Envelope | undefined {
+    try {
+      record.deps = resolveDependencies(scope.context.services, record.dependencies ?? []);
+      return undefined;
+    } catch (error) {
+      return pluginEnvelope(error, record.name, 'plugin.register', 'PLUGIN_REGISTER_FAILED');
+    }
   }
 
   #apply(record: PluginRecord, scope: PluginScope): Envelope | undefined {
@@ -231,7 +249,7 @@ export class PluginHost {
 
   async #start(record: PluginRecord): Promise<void> {
     if (record.state !== 'registered' || !record.definition || !record.scope) return;
-    const failure = this.#blocked(record, 'plugin.start') ?? (await runHook(record.definition, 'start', record.scope.context, this.#timeoutMs));
+    const failure = this.#blocked(record, 'plugin.start') ?? (await runHook(record.definition, 'start', record.scope.context, record.deps ?? {}, this.#timeoutMs));
     if (failure) return this.#fail(record, failure);
     record.state = 'started';
     this.#started.push(record);
@@ -265,7 +283,7 @@ export class PluginHost {
   async #teardown(): Promise<readonly Envelope[]> {
     const failures: Envelope[] = [];
     for (const record of [...this.#started].reverse()) {
-      const failure = record.definition && record.scope ? await runHook(record.definition, 'stop', record.scope.context, this.#timeoutMs) : undefined;
+      const failure = record.definition && record.scope ? await runHook(record.definition, 'stop', record.scope.context, record.deps ?? {}, this.#timeoutMs) : undefined;
       if (failure) {
         failures.push(failure);
         this.#markFailed(record, failure);

@@ -32,7 +32,7 @@ async function loadRecord(entry: DistributionEntry, options: LoadOptions): Promi
   }
   const check = checkDefinition(raw, entry, options.apiVersion);
   return check.ok
-    ? { ...base, state: 'loaded', manifest: check.manifest, definition: check.definition }
+    ? { ...base, state: 'loaded', manifest: check.manifest, definition: check.definition, dependencies: check.dependencies }
     : { ...base, state: 'failed', manifest: check.manifest, envelope: check.envelope };
 }
 

@@ -1,4 +1,4 @@
-import type { Envelope, Manifest, PluginDefinition } from '@nodwyn/plugin-api';
+import type { DependencyInfo, Envelope, Manifest, PluginDefinition } from '@nodwyn/plugin-api';
 import type { DistributionEntry } from './distribution.js';
 import type { PluginState } from './plugin-report.js';
 import type { PluginScope } from './plugin-scope.js';
@@ -14,6 +14,10 @@ export interface PluginRecord {
   readonly manifest?: Manifest;
   /** Set only when every load-time check passed. */
   readonly definition?: PluginDefinition;
+  /** The definition's `deps`, taken apart; set with `definition`. */
+  readonly dependencies?: readonly DependencyInfo[];
+  /** The resolved `deps` its hooks receive; set just before `register`. */
+  deps?: Readonly<Record<string, unknown>>;
   envelope?: Envelope;
   scope?: PluginScope;
 }

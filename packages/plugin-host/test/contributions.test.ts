@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createToken, EnvelopeError, type PluginContext } from '@nodwyn/plugin-api';
+import { createToken, EnvelopeError, optional, type PluginContext } from '@nodwyn/plugin-api';
 import { command, createHost, distribution, entry, primitive, RecordingKernel, row, testPlugin } from './helpers.js';
 
 function thrown(action: () => unknown): EnvelopeError['envelope'] {
@@ -70,7 +70,7 @@ describe('contributions and context', () => {
       },
     });
     let probe: PluginContext | undefined;
-    const later = testPlugin('later', {}, [], { register: (ctx) => void (probe = ctx) });
+    const later = testPlugin('later', {}, [], { deps: { half: optional(token) }, register: (ctx) => void (probe = ctx) });
     await host.load(distribution(entry(half, { optional: true }), entry(later)));
     expect(row(host, 'half').state).toBe('failed');
     expect(kernel.registrations).toEqual([]);
@@ -135,7 +135,7 @@ describe('contributions and context', () => {
   it('throws SERVICE_NOT_FOUND for a service nobody provides', async () => {
     let envelope: EnvelopeError['envelope'] | undefined;
     const host = createHost(new RecordingKernel());
-    await host.load(distribution(entry(testPlugin('asker', {}, [], { register: (ctx) => void (envelope = thrown(() => ctx.services.get(createToken('absent')))) }))));
+    await host.load(distribution(entry(testPlugin('asker', {}, [], { deps: { absent: optional(createToken('absent')) }, register: (ctx) => void (envelope = thrown(() => ctx.services.get(createToken('absent')))) }))));
     expect(envelope).toMatchObject({ category: 'NOT_FOUND', code: 'SERVICE_NOT_FOUND', plugin: 'asker', received_value: 'absent' });
   });
 
@@ -189,7 +189,7 @@ describe('contributions and context', () => {
     const token = createToken<string>('shared');
     const contexts = new Map<string, PluginContext>();
     const capture = (name: string, hooks: { start?: () => void } = {}) =>
-      testPlugin(name, {}, [], { register: (ctx) => void contexts.set(name, ctx), ...hooks });
+      testPlugin(name, {}, [], { deps: { shared: optional(token) }, register: (ctx) => void contexts.set(name, ctx), ...hooks });
     const provider = testPlugin('provider', { provides: ['service:shared'] }, [], { register: (ctx) => ctx.services.provide(token, 'ok') });
     const failing = capture('failing', {
       start: () => {
@@ -209,6 +209,7 @@ describe('contributions and context', () => {
     let envelope: EnvelopeError['envelope'] | undefined;
     const host = createHost(new RecordingKernel());
     const forger = testPlugin('forger', {}, [], {
+      deps: { port: optional(createToken('nodwyn.plugin-host.kernel-port')) },
       register: (ctx) => void (envelope = thrown(() => ctx.services.get(createToken('nodwyn.plugin-host.kernel-port')))),
     });
     await host.load(distribution(entry(forger)));

@@ -3,6 +3,7 @@ import {
   definePlugin,
   EnvelopeError,
   type CliCommand,
+  type Dependencies,
   type ContextContributor,
   type GuardStage,
   type LogReader,
@@ -107,6 +108,8 @@ export function command(name: string): CliCommand {
 
 /** Hooks of a test plugin; `register` defaults to registering every `primitive:` it provides. */
 export interface TestHooks {
+  /** Declared dependencies; the hooks reach them through `ctx.services`. */
+  deps?: Dependencies;
   register?: (ctx: PluginContext) => void | Promise<void>;
   start?: (ctx: PluginContext) => void | Promise<void>;
   stop?: (ctx: PluginContext) => void | Promise<void>;
@@ -120,6 +123,7 @@ export function testPlugin(name: string, manifest: Partial<ManifestInput>, event
   const provides = manifest.provides ?? [];
   return definePlugin({
     manifest: { name, version: '1.0.0', apiVersion: `^${API_VERSION}`, ...manifest },
+    deps: hooks.deps,
     async register(ctx) {
       events.push(`register:${name}`);
       if (hooks.register) return hooks.register(ctx);

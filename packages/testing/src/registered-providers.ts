@@ -16,6 +16,7 @@ export async function registeredProviders(
     ...(options.log ? { log: options.log } : {}),
     providers: { register: (factory) => void found.set(factory.id, factory) },
   });
-  await plugin.register(context);
+  // No host resolves deps here: a provider that declares some belongs in startTestKernel.
+  await plugin.register(context, {});
   return found;
 }

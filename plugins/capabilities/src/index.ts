@@ -1,4 +1,5 @@
-import { definePlugin } from '@nodwyn/plugin-api';
+import { definePlugin, optional } from '@nodwyn/plugin-api';
+import { sandboxRunnerToken } from '@nodwyn/plugin-api/sandbox';
 import { admissionProof } from './admission-proof.js';
 import { authorOf } from './author.js';
 import { capabilitiesAgentCommand } from './capabilities-agent-command.js';
@@ -38,13 +39,19 @@ export const capabilitiesPlugin = definePlugin({
     requires: [],
     permissions: ['log.read'],
   },
-  register(ctx) {
+  // Each runner is optional: a capability asking for one that is not loaded is refused when it runs.
+  deps: {
+    quickjs: optional(sandboxRunnerToken('quickjs')),
+    deno: optional(sandboxRunnerToken('deno')),
+    node: optional(sandboxRunnerToken('node')),
+  },
+  register(ctx, runners) {
     const config = readConfig(ctx.config);
     const registry = new Registry(ctx.store, admissionProof(ctx.log));
     const capabilities = new Capabilities({
       registry,
       config,
-      runners: (token) => ctx.services.get(token),
+      runners: (id) => runners[id],
       tools: () => ctx.primitives.list(),
       append: (session, type, payload) => ctx.events.append(session, type, payload),
       author: (session) => authorOf(ctx.log, session),

@@ -1,10 +1,10 @@
-import { type PrimitiveCallContext, type Token } from '@nodwyn/plugin-api';
-import { sandboxRunnerToken, type SandboxGrants, type SandboxLimits, type SandboxResult, type SandboxRunner } from '@nodwyn/plugin-api/sandbox';
+import type { PrimitiveCallContext } from '@nodwyn/plugin-api';
+import type { SandboxGrants, SandboxLimits, SandboxResult, SandboxRunner } from '@nodwyn/plugin-api/sandbox';
 import type { RunnerId } from './config.js';
 import { capabilityError } from './errors.js';
 
-/** Finds a loaded sandbox runner by its service token. */
-export type RunnerLookup = (token: Token<SandboxRunner>) => SandboxRunner;
+/** The loaded sandbox runner of an id; undefined when its plugin is not loaded. */
+export type RunnerLookup = (id: RunnerId) => SandboxRunner | undefined;
 
 /** One sandbox run of a capability's compiled code (or an example's predicate). */
 export interface RunInput {
@@ -17,15 +17,13 @@ export interface RunInput {
 
 /** Runs code in the named runner, with the calling primitive's doors (its `apply`), signal and workspace. */
 export function runInSandbox(lookup: RunnerLookup, input: RunInput, call: PrimitiveCallContext): Promise<SandboxResult> {
-  let runner: SandboxRunner;
-  try {
-    runner = lookup(sandboxRunnerToken(input.runner));
-  } catch (error) {
+  const runner = lookup(input.runner);
+  if (!runner) {
     throw capabilityError('CAPABILITY_RUNNER_MISSING', {
       operation: 'capability.run',
       received_value: input.runner,
       remediation: `The sandbox runner "${input.runner}" is not loaded, so the capability cannot run. Load @nodwyn/plugin-sandbox-${input.runner}, or register the capability for another runner.`,
-    }, error);
+    });
   }
   return runner.run({
     session: call.session,

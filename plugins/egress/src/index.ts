@@ -1,4 +1,4 @@
-import { definePlugin, EgressSenderToken, KeychainToken, optionalService, TaintToken } from '@nodwyn/plugin-api';
+import { definePlugin, EgressSenderToken, KeychainToken, optional, TaintToken } from '@nodwyn/plugin-api';
 import { createBindCommand } from './bind-command.js';
 import { readBindings } from './bindings-file.js';
 import { bindingsPath } from './config-dir.js';
@@ -35,13 +35,13 @@ export const egressPlugin = definePlugin({
     userOnlyConfig: true,
     description: 'The egress edge: binding table, egress-bindings guard stage, the http_request tool and the last hop of the kernel\'s guarded fetch.',
     provides: ['primitive:http_request', 'guard-stage:egress-bindings', 'command:bind', 'service:egress.sender'],
-    requires: ['service:keychain'],
     permissions: ['secrets.reveal', 'net', 'fs.read', 'fs.write'],
   },
-  register(ctx) {
-    // Collaborators are looked up at call time: the tracker may come and go with optional plugins.
-    const keychain = () => ctx.services.get(KeychainToken);
-    const tracker = () => optionalService(ctx.services, TaintToken);
+  // The keychain is required (its service:keychain joins requires); L2 is used when it is loaded.
+  deps: { keychain: KeychainToken, taint: optional(TaintToken) },
+  register(ctx, deps) {
+    const keychain = () => deps.keychain;
+    const tracker = () => deps.taint;
     const stageDeps = {
       keychain,
       tracker,

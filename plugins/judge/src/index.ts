@@ -19,15 +19,15 @@ export const judgePlugin = definePlugin({
     userOnlyConfig: true,
     description: 'The judge, on any configured provider and failing closed: the plan gate, plan scoring (seam A) and ambiguous-egress scoring (seam C).',
     provides: ['service:judge', `guard-stage:${JUDGE_EGRESS_STAGE}`],
-    requires: ['service:redactor'],
     permissions: ['net'],
   },
-  register(ctx) {
+  deps: { redactor: RedactorToken },
+  register(ctx, deps) {
     const config = parseJudgeConfig(ctx.settings);
     const judge = new DefaultJudge({
       config,
       complete: (request) => ctx.models.complete(request),
-      redactor: () => ctx.services.get(RedactorToken),
+      redactor: () => deps.redactor,
       record: (session, payload) => ctx.events.append(session, 'judge.scored', payload),
     });
     ctx.services.provide(JudgeToken, judge);

@@ -1,4 +1,4 @@
-import { definePlugin, isEnvelopeError, KeychainToken, optionalService, TaintToken } from '@nodwyn/plugin-api';
+import { definePlugin, isEnvelopeError, KeychainToken, optional, TaintToken } from '@nodwyn/plugin-api';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { FileKeychain } from './file-keychain.js';
@@ -21,6 +21,8 @@ export const keychainPlugin = definePlugin({
     provides: ['service:keychain', 'command:secret'],
     permissions: ['fs.read', 'fs.write'],
   },
+  // L2 is optional: without it there is nothing to teach at start.
+  deps: { taint: optional(TaintToken) },
   register(ctx) {
     // Built on first use and shared by the service and the command, so the key is derived once per process;
     // listing plugins or a run without secrets never touches the key.
@@ -36,9 +38,7 @@ export const keychainPlugin = definePlugin({
   },
   // L2 knows every keychain value from the start, pinned (docs/architecture.md §6): a value that was never
   // revealed can still sit in a file in a spelling L1 misses, and must not be echoed from there.
-  async start(ctx) {
-    // L2 is optional: without it there is nothing to teach.
-    const tracker = optionalService(ctx.services, TaintToken);
+  async start(ctx, { taint: tracker }) {
     if (!tracker || !existsSync(join(ctx.dataDir, 'keychain.json'))) return;
     const keychain = new FileKeychain(join(ctx.dataDir, 'keychain.json'), keySourceFor(ctx.dataDir));
     const secrets = await keychain.values().catch((error: unknown) => {

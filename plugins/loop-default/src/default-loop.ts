@@ -1,4 +1,4 @@
-import { type Judge, type LoopStrategy, type ModelMessage, type TurnFloor } from '@nodwyn/plugin-api';
+import { ContractCodes, type Judge, type LoopStrategy, type ModelMessage, type TurnFloor } from '@nodwyn/plugin-api';
 import { buildBrief } from './brief.js';
 import { compact } from './compaction.js';
 import type { CompactionAsks } from './compact-command.js';
@@ -49,7 +49,7 @@ export function createDefaultLoop(judge: () => Judge | undefined, asks?: Compact
         const message = await floor.callModel();
         if (message.toolCalls.length === 0) return { answer: message.text };
         const results = await floor.runToolCalls(message);
-        if (!floor.plans.approved() && results.some((r) => r.envelope?.code === 'PLAN_REQUIRED')) {
+        if (!floor.plans.approved() && results.some((r) => r.envelope?.code === ContractCodes.PLAN_REQUIRED)) {
           await planFlow(floor, reviewer, ask, 'an irreversible tool call needs an approved plan');
         }
       }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EnvelopeError, type AgentCommand, type LoopStrategy } from '@nodwyn/plugin-api';
+import { type AgentCommand, type LoopStrategy } from '@nodwyn/plugin-api';
 import { pluginContextFor } from '@nodwyn/testing';
 import { answer, RecordingFloor, twoSteps } from '../test/recording-floor.js';
 import { loopDefaultPlugin } from './plugin.js';
@@ -13,16 +13,8 @@ async function registered() {
     loops: { register: (strategy) => void loops.push(strategy) },
     agentCommands: { register: (command) => void commands.push(command) },
     events: { append: (session, type, payload) => void appended.push({ session, type, payload }) },
-    services: {
-      provide: () => {
-        throw new Error('services.provide is not used by loop-default');
-      },
-      get: () => {
-        throw new EnvelopeError({ category: 'NOT_FOUND', code: 'SERVICE_NOT_FOUND', remediation: 'No plugin provides service "judge".' });
-      },
-    },
   });
-  await loopDefaultPlugin.register(context);
+  await loopDefaultPlugin.register(context, { judge: () => undefined });
   return { loops, commands, appended };
 }
 

@@ -1,4 +1,4 @@
-import { definePlugin, JudgeToken, optionalService } from '@nodwyn/plugin-api';
+import { definePlugin, JudgeToken, lookup } from '@nodwyn/plugin-api';
 import { CompactionAsks, compactCommand } from './compact-command.js';
 import { createDefaultLoop } from './default-loop.js';
 import { PLUGIN_NAME } from './errors.js';
@@ -12,10 +12,11 @@ export const loopDefaultPlugin = definePlugin({
     description: 'The default agent loop: call the model, run its tool calls, repeat until it answers; plans first when the judge or an irreversible call asks for one; summarises older steps when the window outgrows its budget (/compact on request).',
     provides: ['loop:default', 'agent-command:compact'],
   },
-  register(ctx) {
+  // Looked up per turn: the judge is optional and may register after this plugin.
+  deps: { judge: lookup(JudgeToken) },
+  register(ctx, { judge }) {
     const asks = new CompactionAsks();
-    // Looked up per turn: the judge is optional and may register after this plugin.
-    ctx.loops.register(createDefaultLoop(() => optionalService(ctx.services, JudgeToken), asks));
+    ctx.loops.register(createDefaultLoop(judge, asks));
     ctx.agentCommands.register(compactCommand(asks, (session, focus) => ctx.events.append(session, 'compaction.requested', focus ? { focus } : {})));
   },
 });

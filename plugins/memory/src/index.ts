@@ -1,4 +1,4 @@
-import { definePlugin, type PluginContext } from '@nodwyn/plugin-api';
+import { definePlugin, optional, RedactorToken, TaintToken, type PluginContext } from '@nodwyn/plugin-api';
 import { parseMemoryConfig } from './config.js';
 import { PLUGIN_NAME } from './errors.js';
 import { memoryCommand } from './memory-command.js';
@@ -26,8 +26,10 @@ export const memoryPlugin = definePlugin({
     provides: [...MEMORY_TOOLS.map((name) => `primitive:${name}`), 'command:memory'],
     permissions: ['log.read', 'fs.read', 'fs.write'],
   },
-  register(ctx) {
-    const state = new MemoryState(ctx, parseMemoryConfig(ctx.settings));
+  // The text layers repository text passes before it is indexed; without L1 the repository index refuses.
+  deps: { redactor: optional(RedactorToken), taint: optional(TaintToken) },
+  register(ctx, layers) {
+    const state = new MemoryState(ctx, parseMemoryConfig(ctx.settings), layers);
     states.set(ctx, state);
     ctx.primitives.register(searchRepoTool(state));
     ctx.primitives.register(searchSessionTool(state));

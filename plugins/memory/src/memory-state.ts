@@ -1,4 +1,4 @@
-import { optionalService, RedactorToken, TaintToken, type PluginContext } from '@nodwyn/plugin-api';
+import type { PluginContext, Redactor, TaintTracker } from '@nodwyn/plugin-api';
 import type { LogEvent } from '@nodwyn/protocol';
 import { createHash } from 'node:crypto';
 import { realpathSync } from 'node:fs';
@@ -23,6 +23,12 @@ export function repoIndexFile(dataDir: string, workspace: string): string {
   return join(memoryFolder(dataDir), 'repos', `${createHash('sha256').update(workspace).digest('hex').slice(0, 24)}.db`);
 }
 
+/** The text layers repository text passes before it is indexed; either may be missing (not loaded). */
+export interface TextLayers {
+  readonly redactor: Redactor | undefined;
+  readonly taint: TaintTracker | undefined;
+}
+
 /**
  * The plugin's indexes for one workspace, opened on first use (a run that searches nothing opens no
  * index file) and closed when the plugin stops.
@@ -34,8 +40,9 @@ export class MemoryState {
   readonly #seen = new Map<string, number>();
 
   constructor(
-    private readonly ctx: Pick<PluginContext, 'dataDir' | 'workspace' | 'log' | 'services'>,
+    private readonly ctx: Pick<PluginContext, 'dataDir' | 'workspace' | 'log'>,
     readonly config: MemoryConfig,
+    private readonly layers: TextLayers,
   ) {}
 
   get sessions(): SessionIndex {
@@ -95,14 +102,14 @@ export class MemoryState {
 
   // Repository text is indexed only through the text layers; without L1 nothing is indexed at all.
   private policy(): IndexPolicy {
-    const redactor = optionalService(this.ctx.services, RedactorToken);
+    const { redactor, taint } = this.layers;
     if (!redactor) {
       return memoryFail('MEMORY_TEXT_LAYERS_MISSING', {
         operation: 'search_repo',
         remediation: 'The repository index needs the text layer (plugin @nodwyn/plugin-redact-l1) so no secret enters it; enable that plugin, or use grep.',
       });
     }
-    const guard = new TextGuard(redactor, optionalService(this.ctx.services, TaintToken));
+    const guard = new TextGuard(redactor, taint);
     return { maxFileBytes: this.config.maxFileBytes, guard: (text) => guard.guard(text) };
   }
 }

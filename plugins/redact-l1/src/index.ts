@@ -1,4 +1,4 @@
-import { definePlugin, optionalService, RedactorToken, TaintToken, type PluginDefinition } from '@nodwyn/plugin-api';
+import { definePlugin, lookup, RedactorToken, TaintToken, type PluginDefinition } from '@nodwyn/plugin-api';
 import { redactCommand } from './command.js';
 import { detect } from './detect.js';
 import { PLUGIN_NAME } from './errors.js';
@@ -24,11 +24,14 @@ export function createRedactL1Plugin(options: { find?: (text: string) => readonl
       description: 'The deterministic text layer (L1): replaces detected secrets with [REDACTED <class>] in tool results and log events.',
       provides: REDACT_L1_PROVIDES,
     },
-    register(ctx) {
+    // Looked up at each call, not ordered after L2: L1's stages must run before L2's, which a plugin's
+    // place in the load order decides.
+    deps: { taint: lookup(TaintToken) },
+    register(ctx, { taint }) {
       const redactor = createRedactor(options.find ?? detect);
       ctx.services.provide(RedactorToken, redactor);
-      ctx.guard.addStage(ingressStage(redactor, () => optionalService(ctx.services, TaintToken)));
-      ctx.guard.addStage(logStage(redactor, () => optionalService(ctx.services, TaintToken)));
+      ctx.guard.addStage(ingressStage(redactor, taint));
+      ctx.guard.addStage(logStage(redactor, taint));
       ctx.commands.register(redactCommand(redactor));
     },
   });

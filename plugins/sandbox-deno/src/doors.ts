@@ -1,4 +1,4 @@
-import { EnvelopeError, isInside, protectedFolderOf, realpathLoose, readText, realProtectedFolders, toEnvelope, touchesNodwynFolder, type Envelope } from '@nodwyn/plugin-api';
+import { ContractCodes, EnvelopeError, isInside, protectedFolderOf, realpathLoose, readText, realProtectedFolders, toEnvelope, touchesNodwynFolder, type Envelope } from '@nodwyn/plugin-api';
 import { type SandboxRunRequest } from '@nodwyn/plugin-api/sandbox';
 import { realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
@@ -44,7 +44,7 @@ export class DenoDoors {
     } catch (error) {
       const envelope = toEnvelope(error, { operation: 'sandbox.deno', plugin: PLUGIN_NAME });
       this.#envelopes.push(envelope);
-      return { ok: false, code: envelope.code ?? 'SANDBOX_DOOR_ARGUMENT', message: envelope.remediation, ref: this.#envelopes.length - 1 };
+      return { ok: false, code: envelope.code ?? ContractCodes.SANDBOX_DOOR_ARGUMENT, message: envelope.remediation, ref: this.#envelopes.length - 1 };
     }
   }
 

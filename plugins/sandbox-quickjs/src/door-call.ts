@@ -1,4 +1,4 @@
-import { toEnvelope, type ApplyResult } from '@nodwyn/plugin-api';
+import { ContractCodes, toEnvelope, type ApplyResult } from '@nodwyn/plugin-api';
 import { type SandboxRunRequest } from '@nodwyn/plugin-api/sandbox';
 import type { QuickJSContext, QuickJSHandle } from 'quickjs-emscripten-core';
 import { PLUGIN_NAME, sandboxError } from './errors.js';
@@ -56,7 +56,7 @@ function refusalError(scope: DoorScope, error: unknown, door: string): QuickJSHa
   scope.state.refusals.set(id, env);
   const { vm } = scope;
   const handle = vm.newError({ name: 'NodwynError', message: `${door} was refused (${env.category} ${env.code}): ${env.remediation}` });
-  vm.newString(env.code ?? 'SANDBOX_DOOR_FAILED').consume((code) => vm.setProp(handle, 'code', code));
+  vm.newString(env.code ?? ContractCodes.SANDBOX_DOOR_FAILED).consume((code) => vm.setProp(handle, 'code', code));
   vm.newString(env.category).consume((category) => vm.setProp(handle, 'category', category));
   vm.newNumber(id).consume((refusal) => vm.setProp(handle, 'refusal', refusal));
   return handle;

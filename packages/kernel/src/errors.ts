@@ -1,3 +1,5 @@
+import { ContractCodes } from '@nodwyn/plugin-api';
+
 /**
  * Codes of the kernel's envelopes (the `code` field). One place, so a reader can see every way the
  * kernel says no. The log's own codes live in `log/errors.ts`.
@@ -17,8 +19,8 @@ export const KernelCodes = {
   TOOL_RESULT_INVALID: 'TOOL_RESULT_INVALID',
   GUARD_STAGE_FAILED: 'GUARD_STAGE_FAILED',
   GUARD_SLOT_RESERVED: 'GUARD_SLOT_RESERVED',
-  CONFIRMATION_REQUIRED: 'CONFIRMATION_REQUIRED',
-  CONFIRMATION_DECLINED: 'CONFIRMATION_DECLINED',
+  CONFIRMATION_REQUIRED: ContractCodes.CONFIRMATION_REQUIRED,
+  CONFIRMATION_DECLINED: ContractCodes.CONFIRMATION_DECLINED,
   /** The person answered "reject always" to calls of this effect earlier in the session. */
   APPROVAL_REFUSED: 'APPROVAL_REFUSED',
   /** The call was cancelled while it waited for a person's answer. */
@@ -45,7 +47,7 @@ export const KernelCodes = {
   /** A contributor of the agent's brief threw; its parts are left out of that turn (`context.failed`). */
   CONTEXT_CONTRIBUTOR_FAILED: 'CONTEXT_CONTRIBUTOR_FAILED',
   PROVIDER_FAILED: 'PROVIDER_FAILED',
-  PLAN_REQUIRED: 'PLAN_REQUIRED',
+  PLAN_REQUIRED: ContractCodes.PLAN_REQUIRED,
   BUDGET_COST: 'BUDGET_COST',
   EGRESS_SENDER_MISSING: 'EGRESS_SENDER_MISSING',
   SECURITY_OUTPUT_WITHHELD: 'SECURITY_OUTPUT_WITHHELD',

@@ -1,4 +1,5 @@
 import type { CodedInit } from './coded-errors.js';
+import { ContractCodes } from './contract-codes.js';
 import { EnvelopeError } from './envelope.js';
 import type { ApplyResult } from './primitive.js';
 
@@ -16,7 +17,7 @@ const MAX_PAGES = 10_000;
 export type ApplyWithTaint = (name: string, args: unknown) => Promise<ApplyResult>;
 
 /** The two ways a whole-file read through read_file can fail, each a code of the runner that asks. */
-export type ReadTextCode = 'SANDBOX_DOOR_ANSWER_INVALID' | 'SANDBOX_READ_LINE_TOO_LONG';
+export type ReadTextCode = typeof ContractCodes.SANDBOX_DOOR_ANSWER_INVALID | typeof ContractCodes.SANDBOX_READ_LINE_TOO_LONG;
 
 /** The runner's own envelope builder (its `codedErrors(…).error`), so the envelope names that runner. */
 export type ReadTextFailure = (code: ReadTextCode, init: CodedInit) => EnvelopeError;
@@ -62,7 +63,7 @@ function rebuild(lines: readonly string[], data: unknown): string {
 }
 
 function unreadable(fail: ReadTextFailure, door: string, path: string, why: string): EnvelopeError {
-  return fail('SANDBOX_DOOR_ANSWER_INVALID', {
+  return fail(ContractCodes.SANDBOX_DOOR_ANSWER_INVALID, {
     operation: door,
     received_value: path,
     remediation: `${door} could not read ${path} whole through read_file (${why}); read a smaller file.`,
@@ -70,7 +71,7 @@ function unreadable(fail: ReadTextFailure, door: string, path: string, why: stri
 }
 
 function tooLong(fail: ReadTextFailure, door: string, path: string, line: number): EnvelopeError {
-  return fail('SANDBOX_READ_LINE_TOO_LONG', {
+  return fail(ContractCodes.SANDBOX_READ_LINE_TOO_LONG, {
     operation: door,
     failed_parameter: '$.path',
     received_value: path,

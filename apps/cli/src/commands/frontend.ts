@@ -2,7 +2,7 @@ import { EnvelopeError, isEnvelopeError, type Frontend } from '@nodwyn/plugin-ap
 import type { FrontendClient } from '@nodwyn/protocol';
 import { dataDir, loadFrontendAlone, openRuntime, type LoadedFrontend, type Runtime, type WorkspaceScope } from '@nodwyn/runtime';
 import { realpathSync } from 'node:fs';
-import { serverErrors } from '@nodwyn/server';
+import { serverErrors, type ServerCode } from '@nodwyn/server';
 import { daemonConnection, inProcessConnection, runningDaemon, viaProtocol, type AgentConnection } from '../agent-connection.js';
 import { agentRuntimeOver } from '../agent-runtime.js';
 import { cliBoot } from '../cli-boot.js';
@@ -36,7 +36,7 @@ export async function frontendCommand(request: FrontendRequest): Promise<number>
     return await launch(request);
   } catch (error) {
     // "No daemon" is a check that failed, as for `nodwyn serve --stop`: exit 1.
-    const noDaemon = isEnvelopeError(error) && error.envelope.code === 'DAEMON_NOT_RUNNING';
+    const noDaemon = isEnvelopeError(error) && error.envelope.code === ('DAEMON_NOT_RUNNING' satisfies ServerCode);
     return reportFailure(error, false, noDaemon ? EXIT.CHECK_FAILED : EXIT.ENVELOPE);
   }
 }

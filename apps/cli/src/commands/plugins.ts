@@ -1,4 +1,4 @@
-import { withRuntime, type WorkspaceScope } from '@nodwyn/runtime';
+import { withRuntime, type RuntimeErrorCode, type WorkspaceScope } from '@nodwyn/runtime';
 import { cliBoot } from '../cli-boot.js';
 import { EXIT } from '../exit-codes.js';
 import { formatTable } from '../output.js';
@@ -13,7 +13,7 @@ export function pluginsCommand(options: { json?: boolean }): Promise<number> {
   return guarded(options.json, () =>
     withRuntime(cliBoot(), async (scope) => {
       // A third-party plugin the ledger kept from loading reads `unapproved`, not `failed`.
-      const report = scope.host.report().map((p) => (p.envelope?.code === 'PLUGIN_UNAPPROVED' ? { ...p, state: 'unapproved' as const } : p));
+      const report = scope.host.report().map((p) => (p.envelope?.code === ('PLUGIN_UNAPPROVED' satisfies RuntimeErrorCode) ? { ...p, state: 'unapproved' as const } : p));
       const frontends = frontendRows(scope);
       if (options.json) {
         const rows = report.map((p) => ({ ...p, frontends: frontends.filter((f) => f.owner === p.name).map(({ id, description, default: isDefault }) => ({ id, description, default: isDefault })) }));

@@ -1,3 +1,4 @@
+import { ContractCodes } from '@nodwyn/plugin-api';
 import type { SandboxResult } from '@nodwyn/plugin-api/sandbox';
 import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -36,7 +37,7 @@ export const grantsMissingCase: EscapeCase = {
         label: 'read without read',
         input: { code: READ, args: { path: 'grantless.txt' }, grants: { write: true } },
         expect(r) {
-          expectFailure(r, 'read without read', 'PERMISSION_DENIED', 'SANDBOX_GRANT_MISSING');
+          expectFailure(r, 'read without read', 'PERMISSION_DENIED', ContractCodes.SANDBOX_GRANT_MISSING);
           expectAbsent(r, 'not for you', 'read without read');
         },
       },
@@ -44,7 +45,7 @@ export const grantsMissingCase: EscapeCase = {
         label: 'write without write',
         input: { code: WRITE, args: { path: 'grantless-new.txt', text: 'x' }, grants: { read: true } },
         expect(r) {
-          expectFailure(r, 'write without write', 'PERMISSION_DENIED', 'SANDBOX_GRANT_MISSING');
+          expectFailure(r, 'write without write', 'PERMISSION_DENIED', ContractCodes.SANDBOX_GRANT_MISSING);
           expect(existsSync(join(f.workspace, 'grantless-new.txt'))).toBe(false);
         },
       },

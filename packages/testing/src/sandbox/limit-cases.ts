@@ -1,3 +1,4 @@
+import { ContractCodes } from '@nodwyn/plugin-api';
 import type { SandboxResult } from '@nodwyn/plugin-api/sandbox';
 import { expect } from 'vitest';
 import { expectFailure, type EscapeCase } from './escape-case.js';
@@ -20,7 +21,7 @@ export const timeoutCase: EscapeCase = {
     return attempts.map(([label, code, grants]) => ({
       label,
       input: { code, args: { url: `${f.granted.origin}/hang-timeout` }, grants: grants ?? {}, limits },
-      expect: (r) => expectFailure(r, label, 'TIMEOUT', 'SANDBOX_TIMEOUT'),
+      expect: (r) => expectFailure(r, label, 'TIMEOUT', ContractCodes.SANDBOX_TIMEOUT),
     }));
   },
 };
@@ -35,7 +36,7 @@ export const memoryCase: EscapeCase = {
       ['arrays', 'export default () => { const keep = []; for (;;) { const chunk = []; for (let i = 0; i < 100000; i++) chunk.push(i); keep.push(chunk); } }'],
       ['objects', "export default () => { const keep = {}; for (let i = 0; ; i++) keep['k' + i] = { i, s: 'v' + i }; }"],
     ];
-    return attempts.map(([label, code]) => ({ label, input: { code, limits }, expect: (r) => expectFailure(r, label, 'LIMIT_EXCEEDED', 'SANDBOX_MEMORY') }));
+    return attempts.map(([label, code]) => ({ label, input: { code, limits }, expect: (r) => expectFailure(r, label, 'LIMIT_EXCEEDED', ContractCodes.SANDBOX_MEMORY) }));
   },
 };
 

@@ -29,11 +29,15 @@ export interface PluginDefinition<D extends Dependencies = Dependencies> {
 
 /** What `definePlugin` is given. */
 export interface PluginInput<D extends Dependencies> {
+  /** The manifest as written; `definePlugin` parses it and adds required deps to `requires`. */
   manifest: ManifestInput;
   /** See {@link PluginDefinition.deps}. */
   deps?: D;
+  /** See {@link PluginDefinition.register}. */
   register(context: PluginContext, ...deps: HookDependencies<D>): void | Promise<void>;
+  /** See {@link PluginDefinition.start}. */
   start?(context: PluginContext, ...deps: HookDependencies<D>): void | Promise<void>;
+  /** See {@link PluginDefinition.stop}. */
   stop?(context: PluginContext, ...deps: HookDependencies<D>): void | Promise<void>;
 }
 

@@ -5,7 +5,9 @@ import type { Token } from './tokens.js';
  * plugin provides it. The host places the plugin after the provider when the provider is loaded.
  */
 export interface OptionalDependency<T> {
+  /** Tells this form apart from a token and from `lookup`. */
   readonly mode: 'optional';
+  /** The service's token. */
   readonly token: Token<T>;
 }
 
@@ -15,7 +17,9 @@ export interface OptionalDependency<T> {
  * that must register first (L1's guard stages run before L2's, yet ask L2 at each call).
  */
 export interface LookupDependency<T> {
+  /** Tells this form apart from a token and from `optional`. */
   readonly mode: 'lookup';
+  /** The service's token. */
   readonly token: Token<T>;
 }
 
@@ -47,8 +51,11 @@ export function lookup<T>(token: Token<T>): LookupDependency<T> {
 
 /** A declared dependency taken apart, for hosts: the name it is passed under, its token, how it is resolved. */
 export interface DependencyInfo {
+  /** The key in `deps`, which the hooks receive the service under. */
   readonly name: string;
+  /** The service's token. */
   readonly token: Token<unknown>;
+  /** A bare token is `required`; the others say which helper made them. */
   readonly mode: 'required' | 'optional' | 'lookup';
 }
 

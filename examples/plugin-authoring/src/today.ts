@@ -1,16 +1,12 @@
-import { definePlugin, z } from '@nodwyn/plugin-api';
+import { definePlugin, optional, TaintToken, z } from '@nodwyn/plugin-api';
 import { ClockToken } from './clock.js';
 
 export const todayPlugin = definePlugin({
-  manifest: {
-    name: '@acme/nodwyn-plugin-today',
-    version: '1.0.0',
-    apiVersion: '^0.1.0',
-    provides: ['primitive:today'],
-    requires: ['service:acme.clock'],
-  },
-  register(ctx) {
-    const clock = ctx.services.get(ClockToken);
+  manifest: { name: '@acme/nodwyn-plugin-today', version: '1.0.0', apiVersion: '^0.1.0', provides: ['primitive:today'] },
+  deps: { clock: ClockToken, taint: optional(TaintToken) },
+  register(ctx, deps) {
+    // deps.clock: Clock; deps.taint: TaintTracker | undefined (undefined when no plugin provides taint)
+    const { clock } = deps;
     ctx.primitives.register({
       name: 'today',
       description: "Today's date, as YYYY-MM-DD.",

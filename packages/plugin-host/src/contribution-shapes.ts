@@ -1,4 +1,4 @@
-import { AGENT_COMMAND_NAME, CONTEXT_CONTRIBUTOR_ID, EnvelopeError, RESERVED_AGENT_COMMANDS, type AgentCommand, type ContextContributor, type Frontend } from '@nodwyn/plugin-api';
+import { AGENT_COMMAND_NAME, CONTEXT_CONTRIBUTOR_ID, EnvelopeError, RESERVED_AGENT_COMMANDS, type AgentCommand, type ContextContributor, type Frontend, type PrimitiveDefinition } from '@nodwyn/plugin-api';
 import { hostEnvelopeInit } from './errors.js';
 
 // A plugin written in plain JavaScript could hand over anything; the app would only find out when the
@@ -37,6 +37,29 @@ export function assertContextContributorShape(plugin: string, contributor: Conte
   }
   if (!CONTEXT_CONTRIBUTOR_ID.test(contributor.id)) {
     throw invalid(plugin, 'context.id', contributor.id, `an id matching ${CONTEXT_CONTRIBUTOR_ID.source}`, `Rename the context contributor "${contributor.id}" of ${plugin}: lowercase letters, digits and dashes, starting with a letter, at most 32.`);
+  }
+}
+
+/**
+ * Refuses a primitive whose `input` or `output` schema was made with zod 3: the kernel needs zod 4's
+ * (it parses arguments and derives the JSON Schema models see), and a zod 3 schema fails deep inside
+ * it with a message that names neither. A zod 3 schema has `_def` and no `_zod`; a plugin gets one when
+ * it installs `zod@3` itself.
+ */
+export function assertZod4Schemas(plugin: string, primitive: PrimitiveDefinition<unknown>): void {
+  for (const parameter of ['input', 'output'] as const) {
+    const schema: unknown = primitive[parameter];
+    if (typeof schema !== 'object' || schema === null || !('_def' in schema) || '_zod' in schema) continue;
+    throw new EnvelopeError(
+      hostEnvelopeInit('PLUGIN_SCHEMA_ZOD3', {
+        plugin,
+        operation: 'plugin.register',
+        failed_parameter: `${primitive.name}.${parameter}`,
+        received_value: 'a zod 3 schema',
+        expected: 'a zod 4 schema',
+        remediation: `${plugin} uses zod 3 for the ${parameter} of ${primitive.name}; nodwyn needs zod 4 (\`zod@^4\`): upgrade its zod dependency (or import from "zod/v4") and rebuild it.`,
+      }),
+    );
   }
 }
 

@@ -15,7 +15,7 @@ import {
   type ProviderFactory,
 } from '@nodwyn/plugin-api';
 import type { AgentCommandRegistry } from './agent-command-registry.js';
-import { assertAgentCommandShape, assertContextContributorShape, assertFrontendShape } from './contribution-shapes.js';
+import { assertAgentCommandShape, assertContextContributorShape, assertFrontendShape, assertZod4Schemas } from './contribution-shapes.js';
 import { hostEnvelopeInit } from './errors.js';
 import type { FrontendRegistry } from './frontend-registry.js';
 import type { KernelPort } from './kernel-port.js';
@@ -81,6 +81,7 @@ export class ContributionBuffer {
   /** Records a contribution; throws an `EnvelopeError` if registration is closed, or it is invalid or taken. */
   add(contribution: Contribution): void {
     if (!this.#open) this.#refuseClosed(contribution);
+    if (contribution.kind === 'primitive') assertZod4Schemas(this.plugin, contribution.definition);
     this.#assertFree(contribution);
     this.#items.push(contribution);
   }

@@ -1,10 +1,13 @@
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { EnvelopeError, type PluginDefinition } from '@nodwyn/plugin-api';
 import type { DistributionEntry } from './distribution.js';
 import { hostEnvelopeInit } from './errors.js';
+import { importFailure } from './import-failure.js';
 import { looksLikePlugin } from './manifest-check.js';
+import { EXPORT_CONDITION_SETS, exportConditions, exportedRoot, hasRootEntry } from './package-exports.js';
 
 /** Where and how to find a third-party plugin package. */
 export interface PackageEntryOptions {
@@ -28,16 +31,32 @@ export function packageEntry(options: PackageEntryOptions): DistributionEntry {
 }
 
 /**
- * Imports `packageName` as resolved from directory `from` and returns the plugin it exports. Resolution
- * uses `require.resolve` (Node's `require`/`default` export conditions), because Node 20 offers no way
- * to resolve an ESM specifier from an arbitrary directory; the resolved file is then loaded with
- * `import()`, so ESM plugins work.
+ * Imports `packageName` as resolved from directory `from` and returns the plugin it exports. Node 20
+ * offers no way to resolve an ES module specifier from an arbitrary directory, so the package folder is
+ * found as Node would find it, and its entry file is: the `.` entry of its `exports` map (the conditions
+ * `import()` uses, then those `require` uses), else what `require.resolve` finds (`main`, `index.js`).
+ * The file is then loaded with `import()`, so ESM plugins work. What fails names its cause: an `exports`
+ * map with nothing loadable, a syntax error's file and line, a missing import.
  */
 export async function importPlugin(packageName: string, from: string): Promise<PluginDefinition> {
-  let resolved: string;
+  const { folder, entry } = resolvePlugin(packageName, from);
+  let namespace: Record<string, unknown>;
+  try {
+    namespace = await import(pathToFileURL(entry).href);
+  } catch (error) {
+    throw await importFailure(error, packageName, entry, folder);
+  }
+  return pickPluginExport(namespace, packageName);
+}
+
+function resolvePlugin(packageName: string, from: string): { folder: string; entry: string } {
+  const folder = packageFolder(packageName, from);
+  const manifest = folder === undefined ? undefined : readPackageJson(folder);
+  if (folder !== undefined && manifest?.exports !== undefined) return { folder, entry: exportedEntry(packageName, folder, manifest.exports) };
   try {
     // createRequire needs a file path; the file need not exist, only its directory matters.
-    resolved = createRequire(join(from, 'noop.js')).resolve(packageName);
+    const entry = createRequire(join(from, 'noop.js')).resolve(packageName);
+    return { folder: folder ?? dirname(entry), entry };
   } catch (error) {
     throw new EnvelopeError(
       hostEnvelopeInit('PLUGIN_NOT_FOUND', {
@@ -49,8 +68,44 @@ export async function importPlugin(packageName: string, from: string): Promise<P
       { cause: error },
     );
   }
-  const namespace: Record<string, unknown> = await import(pathToFileURL(resolved).href);
-  return pickPluginExport(namespace, packageName);
+}
+
+function exportedEntry(packageName: string, folder: string, exports: unknown): string {
+  for (const conditions of EXPORT_CONDITION_SETS) {
+    const target = exportedRoot(exports, conditions);
+    if (target !== undefined) return join(folder, target);
+  }
+  const offered = exportConditions(exports);
+  const why = hasRootEntry(exports) ? `conditions: ${offered.length > 0 ? offered.join(', ') : 'none'}` : 'no "." entry';
+  throw new EnvelopeError(
+    hostEnvelopeInit('PLUGIN_EXPORTS_UNUSABLE', {
+      plugin: packageName,
+      operation: 'plugin.load',
+      failed_parameter: 'exports',
+      received_value: exports,
+      expected: 'a "." entry with an "import", "require" or "default" condition naming a ./ file',
+      remediation: `${packageName}'s package.json exports map has no entry nodwyn can load (${why}); add "default" or "import" to its "." entry, e.g. "exports": { ".": { "import": "./dist/index.js" } }.`,
+    }),
+  );
+}
+
+// node_modules/<name> in `from` or the nearest folder above it that has one, as Node looks.
+function packageFolder(name: string, from: string): string | undefined {
+  for (let dir = from; ; dir = dirname(dir)) {
+    const candidate = join(dir, 'node_modules', ...name.split('/'));
+    if (existsSync(join(candidate, 'package.json'))) return realpathSync(candidate);
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+function readPackageJson(folder: string): { exports?: unknown } | undefined {
+  try {
+    const parsed: unknown = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8'));
+    return typeof parsed === 'object' && parsed !== null ? (parsed as { exports?: unknown }) : undefined;
+  } catch {
+    // An unreadable package.json is Node's to report: require.resolve below fails with its own reason.
+    return undefined;
+  }
 }
 
 /**

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createToken, EnvelopeError, optional, type PluginContext } from '@nodwyn/plugin-api';
+import { z as zod3 } from 'zod/v3';
 import { command, createHost, distribution, entry, primitive, RecordingKernel, row, testPlugin } from './helpers.js';
 
 function thrown(action: () => unknown): EnvelopeError['envelope'] {
@@ -244,5 +245,17 @@ describe('contributions and context', () => {
     await host.load(distribution(entry(caller)));
     await host.start();
     expect(kernel.registrations).toContain('asker model:scripted');
+  });
+
+  it('refuses a primitive whose input schema is a zod 3 one, naming zod 4 as the fix', async () => {
+    const kernel = new RecordingKernel();
+    const host = createHost(kernel);
+    const old = testPlugin('old-zod', { provides: ['primitive:old_tool'] }, [], {
+      register: (ctx) => ctx.primitives.register({ ...primitive('old_tool'), input: zod3.object({ q: zod3.string() }) as never }),
+    });
+    await host.load(distribution(entry(old, { optional: true })));
+    expect(row(host, 'old-zod')).toMatchObject({ state: 'failed', envelope: { code: 'PLUGIN_SCHEMA_ZOD3', failed_parameter: 'old_tool.input', plugin: 'old-zod' } });
+    expect(row(host, 'old-zod').envelope?.remediation).toContain('uses zod 3 for the input of old_tool; nodwyn needs zod 4 (`zod@^4`)');
+    expect(kernel.registrations).toEqual([]);
   });
 });

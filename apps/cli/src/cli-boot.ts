@@ -1,5 +1,6 @@
 import type { BootOptions, Config } from '@nodwyn/runtime';
 import { chosenDistribution } from './distribution-choice.js';
+import { tellPluginFailure } from './plugin-failure-line.js';
 import { forTerminal } from './terminal-text.js';
 
 /** Choices of one command that change what plugins see. */
@@ -10,7 +11,8 @@ export interface CliBootFlags {
 
 /**
  * How a `nodwyn` command boots the current directory: the chosen distribution (`--distribution FILE`,
- * else the default one) with its default config under the person's, notices on stderr.
+ * else the default one) with its default config under the person's, notices and plugins that did not
+ * load on stderr.
  */
 export function cliBoot(flags: CliBootFlags = {}): BootOptions {
   const chosen = chosenDistribution();
@@ -19,6 +21,7 @@ export function cliBoot(flags: CliBootFlags = {}): BootOptions {
     defaults: chosen.defaults,
     // Notices go to stderr, so --json stays pure; they can name a repository's files, so escaped.
     onNotice: (line) => process.stderr.write(`nodwyn: ${forTerminal(line)}\n`),
+    onPluginFailed: tellPluginFailure,
     overrides: flags.judge ? judgeOn : undefined,
   };
 }

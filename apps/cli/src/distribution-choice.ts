@@ -2,6 +2,7 @@ import type { Config, DistributionSource } from '@nodwyn/runtime';
 import { readDistFile, type DistFile } from './dist-file.js';
 import { bakedGate, defaultDistribution, fileDistribution, ledgerGate } from './distribution.js';
 import { embeddedDistFile, embeddedDistribution } from './embedded-distribution.js';
+import { tellPluginFailure } from './plugin-failure-line.js';
 
 /** The environment variable naming a distribution file, as `--distribution FILE` does. */
 export const DISTRIBUTION_ENV = 'NODWYN_DISTRIBUTION';
@@ -42,7 +43,7 @@ let chosen: ChosenDistribution | undefined;
  */
 export function chosenDistribution(env: NodeJS.ProcessEnv = process.env): ChosenDistribution {
   if (chosen) return chosen;
-  const ledger = ledgerGate(env, (line) => process.stderr.write(`nodwyn: ${line}\n`));
+  const ledger = ledgerGate(env, tellPluginFailure);
   const path = env[DISTRIBUTION_ENV];
   const embedded = path ? undefined : embeddedDistribution();
   if (!path && !embedded) {

@@ -1,5 +1,5 @@
 import { pickPluginExport, type Distribution, type DistributionEntry } from '@nodwyn/plugin-host';
-import { PluginLedger, pluginLedgerPath, thirdPartyEntry, type Config, type DistributionSource, type ThirdPartyOptions } from '@nodwyn/runtime';
+import { PluginLedger, pluginLedgerPath, thirdPartyEntry, type Config, type DistributionSource, type PluginFailure, type ThirdPartyOptions } from '@nodwyn/runtime';
 import type { DistFile } from './dist-file.js';
 import type { BakedPlugin } from './embedded-distribution.js';
 import { bundledEntry, FIRST_PARTY, REQUIRED_SECURITY } from './first-party.js';
@@ -12,19 +12,12 @@ export type ThirdPartyGate = (options: ThirdPartyOptions) => DistributionEntry;
 
 /**
  * The gate of the plugin trust ledger in `env`'s data folder: a third-party plugin loads only while its
- * files hash to what the person approved; each one that does not gets a line on `notice`. The ledger is
+ * files hash to what the person approved; each one that does not is told to `notice`. The ledger is
  * read on the first third-party plugin, so a distribution without any never touches it.
  */
-export function ledgerGate(env: NodeJS.ProcessEnv, notice: (line: string) => void): ThirdPartyGate {
+export function ledgerGate(env: NodeJS.ProcessEnv, notice: (failure: PluginFailure) => void): ThirdPartyGate {
   let ledger: PluginLedger | undefined;
-  // A process may build its distribution more than once (a plugin command looked up, then a prompt run):
-  // each plugin's line is printed once.
-  const told = new Set<string>();
-  const once = (line: string) => {
-    if (!told.has(line)) notice(line);
-    told.add(line);
-  };
-  return (options) => thirdPartyEntry(options, (ledger ??= PluginLedger.open(pluginLedgerPath(env))), once);
+  return (options) => thirdPartyEntry(options, (ledger ??= PluginLedger.open(pluginLedgerPath(env))), notice);
 }
 
 /**

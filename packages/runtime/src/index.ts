@@ -16,3 +16,4 @@ export * from './frontend-only.js';
 export * from './plugin-files.js';
 export * from './plugin-ledger.js';
 export * from './third-party-entry.js';
+export * from './plugin-failure.js';

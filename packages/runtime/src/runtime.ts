@@ -7,6 +7,7 @@ import { runtimeError } from './errors.js';
 import { mergeConfig } from './repo-config.js';
 import { configPath, dataDir, ensureDataDir, logPaths, pluginRoot } from './paths.js';
 import { preloadDistribution, type PreloadedDistribution } from './preload-distribution.js';
+import type { PluginFailure } from './plugin-failure.js';
 import { openScope, type WorkspaceScope } from './workspace-scope.js';
 
 /** The plugins a runtime loads: a distribution, or one made from the user's config and the plugin folder. */
@@ -26,6 +27,11 @@ export interface RuntimeOptions {
    * trusted; …)`). The line can hold a repository's file names: escape it before a terminal shows it.
    */
   readonly onNotice: (line: string) => void;
+  /**
+   * Told of each optional plugin that failed when a workspace booted (required ones fail the boot).
+   * Called again on every boot (each workspace, each restart): the app tells the person once.
+   */
+  readonly onPluginFailed?: (failure: PluginFailure) => void;
   /**
    * Default configuration under the user's own (a distribution file's `[config]`): the user's config.toml
    * is merged over it, key by key, and wins.
@@ -144,6 +150,7 @@ class SharedLogRuntime implements Runtime {
       preloaded,
       overrides: parts.overrides,
       onNotice: options.onNotice ?? parts.onNotice,
+      onPluginFailed: parts.onPluginFailed,
       env: parts.env,
     });
     const own = this.#scopes.get(workspace);

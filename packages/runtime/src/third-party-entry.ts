@@ -2,6 +2,7 @@ import { packageEntry, type DistributionEntry } from '@nodwyn/plugin-host';
 import { runtimeError } from './errors.js';
 import { describeChanges, pluginChanges, type PluginLedger } from './plugin-ledger.js';
 import { findPackageFolder, installedPlugin, type InstalledPlugin } from './plugin-files.js';
+import type { PluginFailure } from './plugin-failure.js';
 
 /** A third-party plugin a distribution names, and where to look for it. */
 export interface ThirdPartyOptions {
@@ -31,10 +32,10 @@ export function locatePlugin(name: string, from: readonly string[]): LocatedPlug
 /**
  * The distribution entry of a third-party plugin, gated by the trust ledger: it is imported only when
  * its installed files hash to what the person approved. Otherwise its load fails with PLUGIN_UNAPPROVED
- * (nothing of it is imported) and `notice` gets one line saying so and how to approve it. The check
- * runs when the distribution is made, before any plugin loads.
+ * (nothing of it is imported) and `notice` is told so, with how to approve it. The check runs when the
+ * distribution is made, before any plugin loads, so even a command that boots no workspace says so.
  */
-export function thirdPartyEntry(options: ThirdPartyOptions, ledger: PluginLedger, notice: (line: string) => void): DistributionEntry {
+export function thirdPartyEntry(options: ThirdPartyOptions, ledger: PluginLedger, notice: (failure: PluginFailure) => void): DistributionEntry {
   const optional = options.optional ?? true;
   const located = locatePlugin(options.package, options.from);
   // Not installed: the host's own loader reports where it looked (PLUGIN_NOT_FOUND).
@@ -45,7 +46,7 @@ export function thirdPartyEntry(options: ThirdPartyOptions, ledger: PluginLedger
   const approval = ledger.get(options.package);
   const why = status === 'changed' && approval ? `changed since you approved it (${describeChanges(pluginChanges(approval, installed))})` : 'not approved';
   const remediation = `Third-party plugin ${options.package} ${installed.version} (${installed.folder}) is ${why}; review it and run \`nodwyn plugins approve ${options.package}\`.`;
-  notice(`plugin ${options.package} is ${why}, so it is not loaded; run \`nodwyn plugins approve ${options.package}\``);
+  notice({ plugin: options.package, code: 'PLUGIN_UNAPPROVED', remediation });
   return {
     package: options.package,
     range: options.range,

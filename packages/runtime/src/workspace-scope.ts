@@ -3,6 +3,7 @@ import { API_VERSION, EgressSenderToken, TaintToken, type ProtectedFolder } from
 import { PluginHost, type Distribution } from '@nodwyn/plugin-host';
 import { resolve } from 'node:path';
 import type { Config } from './config.js';
+import { pluginFailures, type PluginFailure } from './plugin-failure.js';
 import type { PreloadedDistribution } from './preload-distribution.js';
 import { repoTrust, withRepoConfig } from './repo-config.js';
 
@@ -32,6 +33,7 @@ export interface ScopeInput {
   readonly preloaded: PreloadedDistribution;
   readonly overrides?: (config: Config) => Config;
   readonly onNotice: (line: string) => void;
+  readonly onPluginFailed?: (failure: PluginFailure) => void;
   readonly env?: NodeJS.ProcessEnv;
 }
 
@@ -55,6 +57,9 @@ export async function openScope(input: ScopeInput): Promise<WorkspaceScope> {
   } catch (error) {
     kernel.close();
     throw error;
+  } finally {
+    // A required plugin's failure fails the boot with its own envelope; the optional ones are told here.
+    for (const failure of pluginFailures(host.report().filter((row) => row.optional))) input.onPluginFailed?.(failure);
   }
   let closed: Promise<void> | undefined;
   return {

@@ -97,10 +97,10 @@ plugins
   });
 plugins
   .command('update')
-  .description('npm update a plugin in the config folder, show what changed and approve it again.')
-  .argument('<package>', 'the plugin package')
+  .description('npm update a plugin (every one, when none is named) in the config folder, show what changed and approve it again.')
+  .argument('[package]', 'the plugin package; every plugin in the config folder when left out')
   .option('-y, --yes', 'approve without asking (review the printed changes first)')
-  .action(async (name: string, options: { yes?: boolean }) => {
+  .action(async (name: string | undefined, options: { yes?: boolean }) => {
     const { pluginsUpdateCommand } = await import('./commands/plugins-manage.js');
     process.exitCode = await pluginsUpdateCommand(name, options);
   });

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CliSandbox } from './cli.js';
@@ -94,7 +94,8 @@ describe('nodwyn --distribution FILE', () => {
     const file = small('[[plugins]]\npackage = "hello-plugin"\nrange = "^1.0.0"\noptional = true\n');
     const dir = helloPlugin(join(box.root, 'dist'));
     const before = box.run(['--distribution', file, 'plugins', '--json']);
-    expect(before.stderr).toContain('plugin hello-plugin is not approved, so it is not loaded; run `nodwyn plugins approve hello-plugin`');
+    expect(before.stderr).toMatch(/^nodwyn: plugin hello-plugin did not load: PLUGIN_UNAPPROVED — Third-party plugin hello-plugin 1\.0\.0 \(.*\) is not approved; review it and run `nodwyn plugins approve hello-plugin`\.$/m);
+    expect(before.stderr.split('\n').filter((line) => line.includes('hello-plugin'))).toHaveLength(1);
     expect((JSON.parse(before.stdout) as { name: string; state: string }[]).find((p) => p.name === 'hello-plugin')?.state).toBe('unapproved');
     const refused = box.run(['--distribution', file, 'plugins', 'approve', 'hello-plugin']);
     expect([refused.code, refused.stderr]).toEqual([3, expect.stringContaining('PLUGIN_CONFIRMATION_REQUIRED')]);
@@ -107,7 +108,8 @@ describe('nodwyn --distribution FILE', () => {
     writeFileSync(join(dir, 'index.js'), `${readFileSync(join(dir, 'index.js'), 'utf8')}// changed\n`);
     writeFileSync(join(dir, 'extra.js'), 'export {};\n');
     const changed = box.run(['--distribution', file, 'plugins', '--json']);
-    expect(changed.stderr).toContain('plugin hello-plugin is changed since you approved it (added extra.js; changed index.js)');
+    expect(changed.stderr).toContain('nodwyn: plugin hello-plugin did not load: PLUGIN_UNAPPROVED — Third-party plugin hello-plugin 1.0.0');
+    expect(changed.stderr).toContain('is changed since you approved it (added extra.js; changed index.js)');
     expect((JSON.parse(changed.stdout) as { name: string; state: string }[]).find((p) => p.name === 'hello-plugin')?.state).toBe('unapproved');
     const again = box.run(['--distribution', file, 'plugins', 'approve', 'hello-plugin', '--yes']);
     expect(again.stdout).toContain('Changed since you approved 1.0.0');
@@ -142,6 +144,15 @@ describe('nodwyn --distribution FILE', () => {
   });
 });
 
+/** Packs the hello plugin at `version` into one tarball path, as a build would overwrite its artifact. */
+function packHello(version: string): string {
+  const source = helloPlugin(join(box.root, 'src'), version);
+  const packed = execFileSync('npm', ['pack', source, '--pack-destination', box.root], { cwd: box.root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim().split('\n').pop()!;
+  const tarball = join(box.root, 'hello-plugin.tgz');
+  renameSync(join(box.root, packed), tarball);
+  return tarball;
+}
+
 describe('nodwyn plugins add, update and remove', () => {
   it('installs a packed plugin with npm into the config folder, names it in config.toml, approves it and removes it', () => {
     const source = helloPlugin(join(box.root, 'src'));
@@ -159,4 +170,44 @@ describe('nodwyn plugins add, update and remove', () => {
     expect(report([]).some((p) => p.name === 'hello-plugin')).toBe(false);
     expect(readFileSync(join(box.home, 'plugins.lock.json'), 'utf8')).not.toContain('hello-plugin');
   });
+
+  it('updates a plugin: the new version does not run until approved, update shows what changed, and the ledger pins the new files', () => {
+    const npmEnv = { npm_config_registry: 'http://127.0.0.1:9/', npm_config_cache: join(box.root, 'npm-cache') };
+    const tarball = packHello('1.0.0');
+    const add = box.run(['plugins', 'add', tarball, '--yes'], undefined, box.workspace, npmEnv);
+    expect(add.code, add.stderr).toBe(0);
+    const ledger = join(box.home, 'plugins.lock.json');
+    const pinned = (): { package: string; version: string; hash: string }[] => (JSON.parse(readFileSync(ledger, 'utf8')) as { plugins: { package: string; version: string; hash: string }[] }).plugins;
+    const first = pinned().find((p) => p.package === 'hello-plugin')!;
+    expect(first.version).toBe('1.0.0');
+    expect(box.run(['hello']).stdout).toBe('hello from the plugin\n');
+
+    // A file changed in place, with no update: refused, the change named on stderr, stdout untouched.
+    const installedIndex = join(box.home, 'node_modules', 'hello-plugin', 'index.js');
+    const original = readFileSync(installedIndex, 'utf8');
+    writeFileSync(installedIndex, `${original}// edited by hand\n`);
+    const tampered = box.run(['plugins', '--json']);
+    expect(tampered.code, tampered.stderr).toBe(0);
+    expect(tampered.stderr).toMatch(/^nodwyn: plugin hello-plugin did not load: PLUGIN_UNAPPROVED — .* is changed since you approved it \(changed index\.js\); review it and run `nodwyn plugins approve hello-plugin`\.$/m);
+    expect((JSON.parse(tampered.stdout) as { name: string; state: string }[]).find((p) => p.name === 'hello-plugin')?.state).toBe('unapproved');
+    writeFileSync(installedIndex, original);
+
+    // Version 1.1.0 packed over the same tarball path; update installs it and asks again.
+    packHello('1.1.0');
+    const refused = box.run(['plugins', 'update', 'hello-plugin'], undefined, box.workspace, npmEnv);
+    expect([refused.code, refused.stderr]).toEqual([3, expect.stringContaining('PLUGIN_CONFIRMATION_REQUIRED')]);
+    expect(refused.stdout).toMatch(/Changed since you approved 1\.0\.0 \([^)]*\): version 1\.0\.0 → 1\.1\.0; changed index\.js, package\.json/);
+    expect(pinned().find((p) => p.package === 'hello-plugin')?.hash).toBe(first.hash);
+    const notYet = box.run(['hello']);
+    expect(notYet.stderr).toContain('nodwyn: plugin hello-plugin did not load: PLUGIN_UNAPPROVED — Third-party plugin hello-plugin 1.1.0');
+    expect(notYet.stderr).toContain('version 1.0.0 → 1.1.0');
+
+    const update = box.run(['plugins', 'update', '--yes'], undefined, box.workspace, npmEnv);
+    expect(update.code, update.stderr).toBe(0);
+    expect(update.stdout).toMatch(/Changed since you approved 1\.0\.0[^\n]*version 1\.0\.0 → 1\.1\.0[\s\S]*approved hello-plugin 1\.1\.0 \(sha256:[0-9a-f]{64}\)/);
+    const now = pinned().find((p) => p.package === 'hello-plugin')!;
+    expect([now.version, now.hash === first.hash, update.stdout.includes(now.hash)]).toEqual(['1.1.0', false, true]);
+    const run = box.run(['hello']);
+    expect([run.code, run.stdout, run.stderr]).toEqual([0, 'hello from the plugin\n', '']);
+  }, 180_000);
 });

@@ -47,12 +47,22 @@ export function pluginsAddCommand(spec: string, options: { yes?: boolean }): Pro
   });
 }
 
-/** `nodwyn plugins update PKG [--yes]`: `npm update` it in the config folder, show what changed, ask again. */
-export function pluginsUpdateCommand(name: string, options: { yes?: boolean }): Promise<number> {
+/**
+ * `nodwyn plugins update [PKG] [--yes]`: `npm update` it (every plugin installed in the config folder
+ * when none is named) in the config folder, then, for each, show what changed and ask again. The ledger
+ * pins the new files only once approved: until then the updated plugin does not run.
+ */
+export function pluginsUpdateCommand(name: string | undefined, options: { yes?: boolean }): Promise<number> {
   return guarded(false, async () => {
     const root = pluginRoot();
-    npm(['update', '--prefix', root, '--no-audit', '--no-fund', name], name);
-    return approve(name, options.yes, locate(name, [root]));
+    const names = name === undefined ? Object.keys(prefixDependencies(root)) : [name];
+    if (names.length === 0) {
+      process.stdout.write(`no plugin is installed in ${root}; add one with \`nodwyn plugins add PKG\`\n`);
+      return EXIT.OK;
+    }
+    npm(['update', '--prefix', root, '--no-audit', '--no-fund', ...names], names.join(' '));
+    for (const each of names) await approve(each, options.yes, locate(each, [root]));
+    return EXIT.OK;
   });
 }
 

@@ -169,7 +169,7 @@ describe('nodwyn plugins add, update and remove', () => {
     expect(readFileSync(join(box.home, 'config.toml'), 'utf8')).not.toContain('hello-plugin');
     expect(report([]).some((p) => p.name === 'hello-plugin')).toBe(false);
     expect(readFileSync(join(box.home, 'plugins.lock.json'), 'utf8')).not.toContain('hello-plugin');
-  });
+  }, 120_000);
 
   it('updates a plugin: the new version does not run until approved, update shows what changed, and the ledger pins the new files', () => {
     const npmEnv = { npm_config_registry: 'http://127.0.0.1:9/', npm_config_cache: join(box.root, 'npm-cache') };

@@ -11,7 +11,7 @@ export interface PluginFailure {
   readonly remediation: string;
 }
 
-/** The failures among a host's report rows; a row without an envelope is not one. */
+/** The failures among a host's report rows (an envelope without a code is named by its category). */
 export function pluginFailures(rows: readonly PluginReport[]): PluginFailure[] {
-  return rows.flatMap((row) => (row.state === 'failed' && row.envelope ? [{ plugin: row.name, code: row.envelope.code, remediation: row.envelope.remediation }] : []));
+  return rows.flatMap((row) => (row.state === 'failed' && row.envelope ? [{ plugin: row.name, code: row.envelope.code ?? row.envelope.category, remediation: row.envelope.remediation }] : []));
 }

@@ -115,7 +115,7 @@ export default {
     const out = box.run(['tools', '--json']);
     expect(out.code, out.stderr).toBe(0);
     expect(failureLines(out.stderr)).toEqual([
-      'nodwyn: plugin old-zod-tool did not load: PLUGIN_SCHEMA_ZOD3 — old-zod-tool uses zod 3 for the input of lookup_ticket; nodwyn needs zod 4 (`zod@^4`): upgrade its zod dependency (or import from "zod/v4") and rebuild it.',
+      'nodwyn: plugin old-zod-tool did not load: PLUGIN_SCHEMA_ZOD3 — old-zod-tool uses zod 3 for the input of lookup_ticket; nodwyn needs zod 4 (`zod@^4`): upgrade its zod dependency (zod 3.25 also ships zod 4 as its zod/v4 subpath) and rebuild it.',
     ]);
     expect((JSON.parse(out.stdout) as { name: string }[]).map((t) => t.name)).not.toContain('lookup_ticket');
   }, 180_000);

@@ -57,7 +57,7 @@ export function assertZod4Schemas(plugin: string, primitive: PrimitiveDefinition
         failed_parameter: `${primitive.name}.${parameter}`,
         received_value: 'a zod 3 schema',
         expected: 'a zod 4 schema',
-        remediation: `${plugin} uses zod 3 for the ${parameter} of ${primitive.name}; nodwyn needs zod 4 (\`zod@^4\`): upgrade its zod dependency (or import from "zod/v4") and rebuild it.`,
+        remediation: `${plugin} uses zod 3 for the ${parameter} of ${primitive.name}; nodwyn needs zod 4 (\`zod@^4\`): upgrade its zod dependency (zod 3.25 also ships zod 4 as its zod/v4 subpath) and rebuild it.`,
       }),
     );
   }

@@ -38,6 +38,7 @@ export async function syntaxLocation(entry: string, folder: string): Promise<Syn
   try {
     esbuild = await import('esbuild');
   } catch {
+    // Without esbuild (a host installed without it) the failure is still told, only without a line.
     return undefined;
   }
   try {

@@ -73,7 +73,18 @@ function resolvePlugin(packageName: string, from: string): { folder: string; ent
 function exportedEntry(packageName: string, folder: string, exports: unknown): string {
   for (const conditions of EXPORT_CONDITION_SETS) {
     const target = exportedRoot(exports, conditions);
-    if (target !== undefined) return join(folder, target);
+    if (target !== undefined && existsSync(join(folder, target))) return join(folder, target);
+    if (target !== undefined) {
+      throw new EnvelopeError(
+        hostEnvelopeInit('PLUGIN_EXPORTS_UNUSABLE', {
+          plugin: packageName,
+          operation: 'plugin.load',
+          failed_parameter: 'exports',
+          received_value: target,
+          remediation: `${packageName}'s package.json exports map names ${target}, which is not in ${folder}; build the plugin before packing or linking it, or fix the path.`,
+        }),
+      );
+    }
   }
   const offered = exportConditions(exports);
   const why = hasRootEntry(exports) ? `conditions: ${offered.length > 0 ? offered.join(', ') : 'none'}` : 'no "." entry';

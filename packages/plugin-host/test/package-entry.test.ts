@@ -104,6 +104,13 @@ describe('third-party plugin packages', () => {
     expect((await rejection(importPlugin('subpaths-only', dir))).remediation).toContain('(no "." entry)');
   });
 
+  it('says when the file an exports map names is not there, as in a plugin packed before it was built', async () => {
+    await writePackage('unbuilt', HELLO_PLUGIN, { '.': { import: './dist/index.js' } });
+    const envelope = await rejection(importPlugin('unbuilt', dir));
+    expect(envelope).toMatchObject({ code: 'PLUGIN_EXPORTS_UNUSABLE', received_value: './dist/index.js' });
+    expect(envelope.remediation).toContain('build the plugin before packing or linking it');
+  });
+
   it("names the file, line and column of a syntax error in a file the plugin's entry imports", async () => {
     await writePackage('bad-syntax', `import { greeting } from './lib/greet.js';\n${HELLO_PLUGIN}`, './index.js', {});
     await mkdir(join(dir, 'node_modules', 'bad-syntax', 'lib'));

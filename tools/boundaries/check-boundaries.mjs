@@ -19,12 +19,15 @@ export const ALLOWED = {
   'scope:server': ['scope:runtime', 'scope:kernel', 'scope:plugin-host', 'scope:plugin-api', 'scope:protocol'],
   // What every front end uses: the protocol and nothing of the kernel.
   'scope:client': ['scope:protocol'],
+  // The files of a new plugin (strings only): the CLI's `plugin new` and the nx generator both write them.
+  'scope:templates': [],
   // Plugins see only the API (front ends also the client); @nodwyn/testing is for their tests.
   'type:plugin': ['scope:plugin-api', 'scope:protocol', 'scope:client', 'scope:testing'],
   // The authoring guide's runnable code: plugins, a client of the protocol driving the real CLI in its
   // tests, and the guide's app-side snippet assembling a distribution with the host's packageEntry.
   'type:example': ['scope:client', 'scope:protocol', 'scope:plugin-api', 'scope:plugin-host', 'scope:testing', 'type:app'],
   'type:app': [
+    'scope:templates',
     'scope:server',
     'scope:runtime',
     'scope:client',
@@ -37,6 +40,7 @@ export const ALLOWED = {
   ],
   // Repository tooling (tools/*): its tests load what they check (every plugin's manifest); nothing depends on it.
   'type:tool': [
+    'scope:templates',
     'scope:server',
     'scope:runtime',
     'scope:client',

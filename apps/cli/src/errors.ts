@@ -45,4 +45,10 @@ export const CliCodes = {
   DIST_CLI_NOT_BUILT: 'DIST_CLI_NOT_BUILT',
   /** `nodwyn dist build`: esbuild could not bundle the distribution (a plugin import that does not resolve, say). */
   DIST_BUNDLE_FAILED: 'DIST_BUNDLE_FAILED',
+  /** `nodwyn plugin new --kind K` names a kind there is no template for. */
+  PLUGIN_KIND_INVALID: 'PLUGIN_KIND_INVALID',
+  /** `nodwyn plugin new NAME`: NAME is not an npm package name. */
+  PLUGIN_NAME_INVALID: 'PLUGIN_NAME_INVALID',
+  /** `nodwyn plugin new`: the folder to write into exists and holds something (or is a file). */
+  PLUGIN_DIR_NOT_EMPTY: 'PLUGIN_DIR_NOT_EMPTY',
 } as const;

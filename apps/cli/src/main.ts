@@ -114,6 +114,20 @@ plugins
   });
 
 program
+  .command('plugin')
+  .description('Author a plugin: `plugin new` writes a standalone npm package for one.')
+  .command('new')
+  .description('Write a new plugin package of one kind (tool, provider, stage, frontend, sandbox, loop), with a test running its conformance suite.')
+  .argument('<name>', 'the npm package name (word-count, @acme/nodwyn-plugin-word-count)')
+  .requiredOption('--kind <kind>', 'tool, provider, stage, frontend, sandbox or loop')
+  .option('--dir <dir>', 'the folder to write into; the last part of NAME by default (must be new or empty)')
+  .option('--json', 'print JSON')
+  .action(async (name: string, options: { kind: string; dir?: string; json?: boolean }) => {
+    const { pluginNewCommand } = await import('./commands/plugin-new.js');
+    process.exitCode = await pluginNewCommand(name, options);
+  });
+
+program
   .command('trust')
   .description("Review this workspace's .nodwyn/ configuration and trust it; it loads only while unchanged.")
   .option('-y, --yes', 'trust without asking (review the printed files first)')

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { benchCli } from './cli-bench.js';
 import { benchContext } from './context-bench.js';
 import { benchDist } from './dist-bench.js';
+import { benchGenerator } from './generator-bench.js';
 import { benchAppends, benchApply, benchWindow } from './kernel-bench.js';
 import { benchMemory } from './memory-bench.js';
 import { benchPlugins } from './plugins-bench.js';
@@ -34,6 +35,7 @@ const GROUPS: Record<string, () => Row[] | Promise<Row[]>> = {
   memory: () => benchMemory(dir),
   context: () => benchContext(root, dir),
   plugins: () => benchPlugins(dir),
+  generator: () => benchGenerator(root, dir),
 };
 
 const asked = process.argv.slice(2);

@@ -52,7 +52,7 @@ describe.each(KINDS)('a %s plugin made with nodwyn plugin new', (kind) => {
 
     const build = run(process.execPath, [join(shared, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], dir);
     expect(build, build.out).toMatchObject({ code: 0 });
-    const test = run(process.execPath, [join(shared, 'node_modules', 'vitest', 'vitest.mjs'), 'run'], dir);
+    const test = run(process.execPath, [join(shared, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--reporter=verbose'], dir);
     expect(test, test.out).toMatchObject({ code: 0 });
     expect(test.out).toMatch(/conforms|contains model-written code/);
 

@@ -3,5 +3,5 @@ import { defaultServerConditions } from 'vite';
 
 export default defineProject({
   ssr: { resolve: { conditions: ['@nodwyn/source', ...defaultServerConditions] } },
-  test: { environment: 'node', include: ['src/**/*.test.ts'] },
+  test: { environment: 'node', include: ['src/**/*.test.mts'] },
 });

@@ -25,7 +25,11 @@ const projects = ['packages', 'plugins', 'apps', 'examples'].flatMap((group) => 
 const manifest = (dir: string) => JSON.parse(readFileSync(join(REPO, dir, 'package.json'), 'utf8')) as Manifest;
 const libraries = projects.filter((dir) => !manifest(dir).private && dir !== 'apps/cli');
 
+// Sources that hold other packages' files as text (the generator's templates, which import nothing), not imports.
+const TEXT_SOURCES = new Set([join(REPO, 'packages', 'plugin-templates', 'src')]);
+
 function sources(dir: string): string[] {
+  if (TEXT_SOURCES.has(dir)) return [];
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) return sources(path);

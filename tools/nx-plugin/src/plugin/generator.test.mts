@@ -5,6 +5,7 @@ import { createTreeWithEmptyWorkspace } from '@nx/devkit/testing';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import pluginGenerator from './generator.cjs';
 
@@ -56,9 +57,9 @@ describe('nx g @nodwyn/tools:plugin', () => {
   });
 
   it('resolves as a real nx command in this workspace (--dry-run writes nothing)', () => {
-    const result = spawnSync('npx', ['nx', 'g', '@nodwyn/tools:plugin', '--kind', 'tool', 'generator-dry-run', '--dry-run', '--no-interactive'], { cwd: REPO, encoding: 'utf8', timeout: 240_000, env: { ...process.env, NX_DAEMON: 'false' } });
+    const result = spawnSync('npx', ['nx', 'g', '@nodwyn/tools:plugin', '--kind', 'tool', 'generator-dry-run', '--dry-run', '--no-interactive'], { cwd: REPO, encoding: 'utf8', timeout: 240_000, env: { ...process.env, NX_DAEMON: 'false', FORCE_COLOR: '0' } });
     expect(result.status, `${result.stdout}\n${result.stderr}`).toBe(0);
-    for (const file of Object.keys(pluginFiles({ kind: 'tool', name: 'generator-dry-run', layout: 'monorepo' }))) expect(result.stdout).toContain(`CREATE plugins/generator-dry-run/${file}`);
+    for (const file of Object.keys(pluginFiles({ kind: 'tool', name: 'generator-dry-run', layout: 'monorepo' }))) expect(stripVTControlCharacters(result.stdout)).toContain(`CREATE plugins/generator-dry-run/${file}`);
     expect(existsSync(join(REPO, 'plugins', 'generator-dry-run'))).toBe(false);
   }, 240_000);
 });

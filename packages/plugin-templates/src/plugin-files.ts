@@ -58,21 +58,24 @@ function testPlugins(template: KindTemplate, version: string): Record<string, st
   return Object.fromEntries(Object.keys(template.testPlugins ?? {}).map((pkg) => [pkg, version]));
 }
 
+/** What every plugin package publishes: its built sources without tests, and its README. */
+const PUBLISHED_FILES = ['dist/src', '!dist/src/**/*.test.*', 'README.md'];
+
+/** The fields a plugin's package.json starts with, in the monorepo or out of it. */
+function packageBase(template: KindTemplate, names: PluginNames) {
+  return { name: names.packageName, version: '0.1.0', description: template.summary(names), type: 'module', license: 'MIT', engines: { node: '>=20.19.0' } };
+}
+
 function monorepoPackage(template: KindTemplate, names: PluginNames, directory: string): PluginFiles {
   const up = directory.split('/').filter((part) => part !== '' && part !== '.').map(() => '..').join('/');
   const dist = { types: './dist/src/index.d.ts', default: './dist/src/index.js' };
   const packageJson = {
-    name: names.packageName,
-    version: '0.1.0',
-    description: template.summary(names),
-    type: 'module',
-    license: 'MIT',
-    engines: { node: '>=20.19.0' },
+    ...packageBase(template, names),
     exports: { '.': { '@nodwyn/source': './src/index.ts', ...dist } },
     dependencies: { '@nodwyn/plugin-api': VERSIONS.pluginApi },
     devDependencies: { '@nodwyn/testing': VERSIONS.testing, ...testPlugins(template, VERSIONS.firstPartyPlugins) },
     nx: { tags: ['type:plugin'] },
-    files: ['dist/src', '!dist/src/**/*.test.*', 'README.md'],
+    files: PUBLISHED_FILES,
     publishConfig: { access: 'public' },
   };
   const vitest = `import { defineProject } from 'vitest/config';
@@ -94,14 +97,9 @@ export default defineProject({
 
 function standalonePackage(template: KindTemplate, names: PluginNames, folder: string): PluginFiles {
   const packageJson = {
-    name: names.packageName,
-    version: '0.1.0',
-    description: template.summary(names),
-    type: 'module',
-    license: 'MIT',
-    engines: { node: '>=20.19.0' },
+    ...packageBase(template, names),
     exports: { '.': { types: './dist/src/index.d.ts', default: './dist/src/index.js' } },
-    files: ['dist/src', '!dist/src/**/*.test.*', 'README.md'],
+    files: PUBLISHED_FILES,
     keywords: ['nodwyn-plugin'],
     scripts: { build: 'tsc -p tsconfig.json', test: 'vitest run' },
     peerDependencies: { '@nodwyn/plugin-api': VERSIONS.apiRange },

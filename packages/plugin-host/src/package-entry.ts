@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -7,6 +7,7 @@ import type { DistributionEntry } from './distribution.js';
 import { hostEnvelopeInit } from './errors.js';
 import { importFailure } from './import-failure.js';
 import { looksLikePlugin } from './manifest-check.js';
+import { findPackageFolder } from './package-folder.js';
 import { EXPORT_CONDITION_SETS, exportConditions, exportedRoot, hasRootEntry } from './package-exports.js';
 
 /** Where and how to find a third-party plugin package. */
@@ -49,8 +50,12 @@ export async function importPlugin(packageName: string, from: string): Promise<P
   return pickPluginExport(namespace, packageName);
 }
 
-function resolvePlugin(packageName: string, from: string): { folder: string; entry: string } {
-  const folder = packageFolder(packageName, from);
+/**
+ * The installed folder of plugin `packageName` and the file `importPlugin` loads, found from `from` as
+ * it finds them; a package it could not load is the same envelope.
+ */
+export function resolvePlugin(packageName: string, from: string): { folder: string; entry: string } {
+  const folder = findPackageFolder(packageName, from);
   const manifest = folder === undefined ? undefined : readPackageJson(folder);
   if (folder !== undefined && manifest?.exports !== undefined) return { folder, entry: exportedEntry(packageName, folder, manifest.exports) };
   try {
@@ -98,15 +103,6 @@ function exportedEntry(packageName: string, folder: string, exports: unknown): s
       remediation: `${packageName}'s package.json exports map has no entry nodwyn can load (${why}); add "default" or "import" to its "." entry, e.g. "exports": { ".": { "import": "./dist/index.js" } }.`,
     }),
   );
-}
-
-// node_modules/<name> in `from` or the nearest folder above it that has one, as Node looks.
-function packageFolder(name: string, from: string): string | undefined {
-  for (let dir = from; ; dir = dirname(dir)) {
-    const candidate = join(dir, 'node_modules', ...name.split('/'));
-    if (existsSync(join(candidate, 'package.json'))) return realpathSync(candidate);
-    if (dirname(dir) === dir) return undefined;
-  }
 }
 
 function readPackageJson(folder: string): { exports?: unknown } | undefined {

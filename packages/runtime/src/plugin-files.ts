@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
-import { dirname, join, relative, sep } from 'node:path';
+import { findPackageFolder } from '@nodwyn/plugin-host';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
 import { folderHash, sortedByPath, type FolderEntry } from './trust-hash.js';
 
 /** A third-party plugin as installed: its folder, version and the files its hash covers. */
@@ -14,18 +15,6 @@ export interface InstalledPlugin {
   readonly files: readonly FolderEntry[];
   /** {@link folderHash} over `files`: what the trust ledger pins. */
   readonly hash: string;
-}
-
-/**
- * The folder of package `name` as Node would find it from directory `from`: `node_modules/<name>` in
- * `from` or the nearest folder above it that has one. Undefined when none has it.
- */
-export function findPackageFolder(name: string, from: string): string | undefined {
-  for (let dir = from; ; dir = dirname(dir)) {
-    const candidate = join(dir, 'node_modules', ...name.split('/'));
-    if (lstatSync(join(candidate, 'package.json'), { throwIfNoEntry: false })?.isFile()) return realpathSync(candidate);
-    if (dirname(dir) === dir) return undefined;
-  }
 }
 
 /**

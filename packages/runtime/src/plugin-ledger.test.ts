@@ -2,7 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { installedPlugin, findPackageFolder } from './plugin-files.js';
+import { findPackageFolder } from '@nodwyn/plugin-host';
+import { installedPlugin } from './plugin-files.js';
 import { describeChanges, PluginLedger, pluginChanges } from './plugin-ledger.js';
 
 let root: string;

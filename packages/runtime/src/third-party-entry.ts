@@ -1,7 +1,7 @@
-import { packageEntry, type DistributionEntry } from '@nodwyn/plugin-host';
+import { findPackageFolder, packageEntry, type DistributionEntry } from '@nodwyn/plugin-host';
 import { runtimeError } from './errors.js';
 import { describeChanges, pluginChanges, type PluginLedger } from './plugin-ledger.js';
-import { findPackageFolder, installedPlugin, type InstalledPlugin } from './plugin-files.js';
+import { installedPlugin, type InstalledPlugin } from './plugin-files.js';
 import type { PluginFailure } from './plugin-failure.js';
 
 /** A third-party plugin a distribution names, and where to look for it. */

@@ -1,7 +1,6 @@
 import { EnvelopeError } from '@nodwyn/plugin-api';
+import { resolvePlugin } from '@nodwyn/plugin-host';
 import { locatePlugin, pluginRoot } from '@nodwyn/runtime';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import semver from 'semver';
 import type { DistFile } from '../dist-file.js';
 import { CliCodes } from '../errors.js';
@@ -73,7 +72,8 @@ function locate(name: string, range: string, file: DistFile): ThirdPartyPick {
     });
   }
   const { installed, resolveFrom } = located;
-  const entry = createRequire(join(resolveFrom, 'noop.js')).resolve(name);
+  // The file the host would import, so an import-only exports map bundles as it loads.
+  const { entry } = resolvePlugin(name, resolveFrom);
   return { package: name, version: inRange(name, installed.version, range, file), range, folder: installed.folder, entry, hash: installed.hash };
 }
 

@@ -7,6 +7,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+// Composition roots (apps) and repository tooling may use every layer below them.
+const EVERY_LAYER = ['scope:templates', 'scope:server', 'scope:runtime', 'scope:client', 'scope:kernel', 'scope:plugin-host', 'scope:plugin-api', 'scope:protocol', 'scope:testing', 'type:plugin'];
+
 export const ALLOWED = {
   'scope:protocol': [],
   'scope:plugin-api': ['scope:protocol'],
@@ -26,31 +29,9 @@ export const ALLOWED = {
   // The authoring guide's runnable code: plugins, a client of the protocol driving the real CLI in its
   // tests, and the guide's app-side snippet assembling a distribution with the host's packageEntry.
   'type:example': ['scope:client', 'scope:protocol', 'scope:plugin-api', 'scope:plugin-host', 'scope:testing', 'type:app'],
-  'type:app': [
-    'scope:templates',
-    'scope:server',
-    'scope:runtime',
-    'scope:client',
-    'scope:kernel',
-    'scope:plugin-host',
-    'scope:plugin-api',
-    'scope:protocol',
-    'scope:testing',
-    'type:plugin',
-  ],
+  'type:app': EVERY_LAYER,
   // Repository tooling (tools/*): its tests load what they check (every plugin's manifest); nothing depends on it.
-  'type:tool': [
-    'scope:templates',
-    'scope:server',
-    'scope:runtime',
-    'scope:client',
-    'scope:kernel',
-    'scope:plugin-host',
-    'scope:plugin-api',
-    'scope:protocol',
-    'scope:testing',
-    'type:plugin',
-  ],
+  'type:tool': EVERY_LAYER,
 };
 
 /** Projects whose tests may compose real plugins without depending on them (an example plugin is tested as a plugin is). */

@@ -46,6 +46,39 @@ export const TransportCodes = {
   BASE_URL_INVALID: 'BASE_URL_INVALID',
   /** A plain-http base URL to a host that is not loopback, without `policy.allow_insecure_http`. */
   INSECURE_BASE_URL: 'INSECURE_BASE_URL',
+  // Operation runtime (operation-client.ts): preflight, confirmation, unknown outcomes, redirects.
+  /** No operation of the client has this id. */
+  OPERATION_UNKNOWN: 'OPERATION_UNKNOWN',
+  /** The arguments are not one flat object of the operation's parameters (and `body`). */
+  ARGS_INVALID: 'ARGS_INVALID',
+  /** A required parameter or body is absent. */
+  PARAM_MISSING: 'PARAM_MISSING',
+  /** A path parameter would make an empty or dot segment ("", ".", ".."), which URL parsing removes. */
+  PATH_SEGMENT_INVALID: 'PATH_SEGMENT_INVALID',
+  /** A `caller_owned` operation was called without an idempotency key. */
+  IDEMPOTENCY_KEY_REQUIRED: 'IDEMPOTENCY_KEY_REQUIRED',
+  /** The caller's idempotency key is not a UUID. */
+  IDEMPOTENCY_KEY_INVALID: 'IDEMPOTENCY_KEY_INVALID',
+  /** A destructive or irreversible operation was called without a preview's confirmation token. */
+  CONFIRMATION_TOKEN_REQUIRED: 'CONFIRMATION_TOKEN_REQUIRED',
+  /** The token is forged, expired, or was issued for another operation or other arguments. */
+  CONFIRMATION_TOKEN_INVALID: 'CONFIRMATION_TOKEN_INVALID',
+  /** The token was spent by a call that sent, and this call is not a retry under the same protection. */
+  CONFIRMATION_TOKEN_SPENT: 'CONFIRMATION_TOKEN_SPENT',
+  /** The runtime cannot know whether the server applied a mutation. */
+  OUTCOME_UNKNOWN: 'OUTCOME_UNKNOWN',
+  /** The server failed (5xx, or a status the operation calls ambiguous) on a read. */
+  OPERATION_UPSTREAM_FAILED: 'OPERATION_UPSTREAM_FAILED',
+  /** A redirect the runtime does not follow: any on a mutation, a cross-origin one on a read. */
+  REDIRECT_NOT_FOLLOWED: 'REDIRECT_NOT_FOLLOWED',
+  /** More than five same-origin redirects on a read. */
+  TOO_MANY_REDIRECTS: 'TOO_MANY_REDIRECTS',
+  /** One attempt of a read took longer than its timeout. */
+  ATTEMPT_TIMEOUT: 'ATTEMPT_TIMEOUT',
+  /** A success answer that says JSON but does not parse, or broke off while it was read. */
+  RESPONSE_INVALID: 'RESPONSE_INVALID',
+  /** A verification read's argument refers to something that does not resolve. */
+  VERIFY_REFERENCE_UNRESOLVED: 'VERIFY_REFERENCE_UNRESOLVED',
 } as const;
 
 /** A transport envelope code. */
@@ -73,6 +106,23 @@ export const TRANSPORT_CODE_CATEGORY = {
   CANCELLED: 'CANCELLED',
   BASE_URL_INVALID: 'VALIDATION_FAILED',
   INSECURE_BASE_URL: 'VALIDATION_FAILED',
+  // Operation runtime.
+  OPERATION_UNKNOWN: 'VALIDATION_FAILED',
+  ARGS_INVALID: 'VALIDATION_FAILED',
+  PARAM_MISSING: 'VALIDATION_FAILED',
+  PATH_SEGMENT_INVALID: 'VALIDATION_FAILED',
+  IDEMPOTENCY_KEY_REQUIRED: 'VALIDATION_FAILED',
+  IDEMPOTENCY_KEY_INVALID: 'VALIDATION_FAILED',
+  CONFIRMATION_TOKEN_REQUIRED: 'CONFIRMATION_REQUIRED',
+  CONFIRMATION_TOKEN_INVALID: 'CONFIRMATION_REQUIRED',
+  CONFIRMATION_TOKEN_SPENT: 'CONFIRMATION_REQUIRED',
+  OUTCOME_UNKNOWN: 'OUTCOME_UNKNOWN',
+  OPERATION_UPSTREAM_FAILED: 'UPSTREAM_UNAVAILABLE',
+  REDIRECT_NOT_FOLLOWED: 'UNEXPECTED_RESPONSE',
+  TOO_MANY_REDIRECTS: 'UNEXPECTED_RESPONSE',
+  ATTEMPT_TIMEOUT: 'TIMEOUT',
+  RESPONSE_INVALID: 'UNEXPECTED_RESPONSE',
+  VERIFY_REFERENCE_UNRESOLVED: 'VALIDATION_FAILED',
 } as const satisfies Record<TransportCode, Category>;
 
 /** Builds the envelope for a transport `code`, under the one category the code travels with. */

@@ -47,12 +47,22 @@ const QUOTA_NAMES = new Set(['insufficient_quota', 'billing_error']);
 function classify(status: number, info: ProviderErrorInfo): HttpFailureCode {
   if (status !== 429 && isContextTooLong(info)) return 'CONTEXT_TOO_LONG';
   if ([info.code, info.type].some((name) => name !== undefined && QUOTA_NAMES.has(name))) return 'INSUFFICIENT_QUOTA';
+  if (status >= 500 && (info.type === 'overloaded_error' || /overloaded/i.test(info.message ?? ''))) return 'OVERLOADED';
+  if (status >= 200 && status < 300) return BY_NAME.get(info.code ?? '') ?? BY_NAME.get(info.type ?? '') ?? 'UPSTREAM_ERROR';
+  return httpStatusCode(status);
+}
+
+/**
+ * The code an error status means whatever the body says: the one status table providers and API
+ * operations share (docs/architecture.md §8). 5xx → UPSTREAM_ERROR, other 4xx → HTTP_BAD_REQUEST,
+ * 1xx/3xx → UNEXPECTED_STATUS.
+ */
+export function httpStatusCode(status: number): HttpFailureCode {
   const fixed = BY_STATUS.get(status);
   if (fixed !== undefined) return fixed;
-  if (status >= 500) return info.type === 'overloaded_error' || /overloaded/i.test(info.message ?? '') ? 'OVERLOADED' : 'UPSTREAM_ERROR';
+  if (status >= 500) return 'UPSTREAM_ERROR';
   if (status >= 400) return 'HTTP_BAD_REQUEST';
-  if (status < 200 || status >= 300) return 'UNEXPECTED_STATUS';
-  return BY_NAME.get(info.code ?? '') ?? BY_NAME.get(info.type ?? '') ?? 'UPSTREAM_ERROR';
+  return 'UNEXPECTED_STATUS';
 }
 
 /**

@@ -3,6 +3,7 @@ import { EnvelopeError, isEnvelopeError } from '../envelope.js';
 import { backoffDelay } from './backoff.js';
 import { isRetryableFailure } from './http-failure.js';
 import { cancelledEnvelope, isAbortError, networkFailureEnvelope, streamBrokenEnvelope, type FailureContext } from './network-failure.js';
+import { pause } from './pause.js';
 import type { RetryBudget, RetryPolicy } from './retry-types.js';
 
 /** How `retryingStream` retries, and what it yields around a retry. */
@@ -86,23 +87,4 @@ function nextDelay<T>(failure: Envelope, n: number, options: RetryingStreamOptio
 function reasonOf(failure: Envelope): string {
   const code = failure.code ?? failure.category;
   return failure.http_status === null ? code : `${code} (HTTP ${failure.http_status})`;
-}
-
-/** Waits `ms`; false when `signal` aborted first (the timer is cleared, so nothing keeps the process alive). */
-function pause(ms: number, signal: AbortSignal): Promise<boolean> {
-  return new Promise((resolve) => {
-    if (signal.aborted) {
-      resolve(false);
-      return;
-    }
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve(true);
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }

@@ -1,0 +1,131 @@
+import { randomBytes } from 'node:crypto';
+import type { Envelope } from '@nodwyn/protocol';
+import { SECRET_HANDLE, type OutgoingRequest } from '../egress.js';
+import { transportEnvelope } from './codes.js';
+import { confirmationTokens, CONFIRMATION_TOKEN_TTL_MS, type TokenGrant } from './confirmation-token.js';
+import { callKey } from './idempotency-key.js';
+import { memoryIdempotencyStore } from './idempotency-store.js';
+import { argsDigest } from './operation-digest.js';
+import { operationEffects } from './operation-effects.js';
+import { preflightArgs, type CallArgs } from './operation-preflight.js';
+import { REDACTED } from './operation-redaction.js';
+import { renderRequest } from './operation-request.js';
+import { sendOperation } from './operation-send.js';
+import type { CallOptions, OperationClient, OperationClientOptions, OperationDescriptor, OperationResult, Preview } from './operation-types.js';
+import { DEFAULT_RETRY_POLICY } from './retry-types.js';
+import { verifyOperation } from './verification.js';
+
+/** Default time one attempt may take. */
+export const DEFAULT_ATTEMPT_TIMEOUT_MS = 30_000;
+
+type Failure = { ok: false; envelope: Envelope };
+
+/**
+ * The operation runtime (docs/architecture.md §8): each call goes preflight → idempotency key →
+ * confirmation → send under its retry tier → classify → verify. Every failure is one envelope; keys,
+ * credentials and sensitive fields never appear in envelopes, previews or diagnostics.
+ */
+export function createOperationClient(options: OperationClientOptions): OperationClient {
+  const operations = new Map(options.operations.map((operation) => [operation.id, operation]));
+  const store = options.idempotency ?? memoryIdempotencyStore();
+  const tokens = confirmationTokens(options.sessionKey ?? randomBytes(32), options.now);
+  const diagnose = options.onDiagnostic ?? (() => undefined);
+
+  const prepare = (id: string, raw: unknown): { operation: OperationDescriptor; args: CallArgs } | Failure => {
+    const operation = operations.get(id);
+    if (operation === undefined) return { ok: false, envelope: unknownOperation(id, [...operations.keys()]) };
+    const checked = preflightArgs(operation, raw);
+    return checked.ok ? { operation, args: checked.args } : checked;
+  };
+
+  const call = async (id: string, raw: unknown, callOptions: CallOptions = {}): Promise<OperationResult> => {
+    const started = Date.now();
+    const prepared = prepare(id, raw);
+    if ('ok' in prepared) return prepared;
+    const { operation, args } = prepared;
+    const digest = argsDigest(args);
+    const key = callKey(operation, digest, callOptions, store);
+    if ('envelope' in key) return { ok: false, envelope: key.envelope };
+    const grant = confirm(operation, digest, key.key?.value, callOptions.confirmationToken);
+    if ('envelope' in grant) return grant;
+    const signal = callOptions.signal ?? new AbortController().signal;
+    const rendered = renderRequest(operation, args);
+    const result = await sendOperation({
+      operation,
+      args,
+      mutation: operation.tier !== 'read',
+      protection: key.protection,
+      rendered,
+      ...(key.key === undefined ? {} : { key: key.key }),
+      fetch: options.fetch,
+      ...(options.auth === undefined ? {} : { auth: options.auth }),
+      policy: { ...DEFAULT_RETRY_POLICY, ...options.retry, ...operation.retries },
+      timeoutMs: operation.timeoutMs ?? options.timeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS,
+      random: options.random ?? Math.random,
+      signal,
+      diagnose,
+      shownUrl: renderRequest(operation, args, true).url,
+      beforeSend: () => {
+        key.persist();
+        if (grant.grant !== undefined) tokens.spend(grant.grant.id, key.key?.value, grant.grant.expiresAt);
+      },
+    });
+    const outcome = result.ok ? { ok: true, status: result.status } : { ok: false, category: result.envelope.category, ...(result.envelope.code === null ? {} : { code: result.envelope.code }) };
+    diagnose({ type: 'outcome', operation: id, attempts: result.ok ? result.attempts : result.envelope.trace.attempts, durationMs: Date.now() - started, ...outcome });
+    if (!result.ok || operation.tier === 'read' || operation.verify === undefined || !(callOptions.verify ?? operation.tier === 'irreversible')) return result;
+    const verification = await verifyOperation(operation, args, result.value, call, signal);
+    diagnose({ type: 'verification', operation: id, verify: operation.verify.operation, polls: verification.polls ?? 0, ...(verification.matched === undefined ? {} : { matched: verification.matched }) });
+    return { ...result, verification };
+  };
+
+  /** A destructive or irreversible call needs a token that authorizes it (CONFIRMATION_REQUIRED otherwise). */
+  const confirm = (operation: OperationDescriptor, digest: string, key: string | undefined, token: string | undefined): { grant?: TokenGrant } | Failure => {
+    if (operation.tier !== 'destructive' && operation.tier !== 'irreversible') return {};
+    const base = { operation: operation.id, failed_parameter: 'confirmationToken', next_action: `Call preview for ${operation.id} with these arguments, show its effects to the person, and pass its confirmation_token.` };
+    if (token === undefined) {
+      return { ok: false, envelope: transportEnvelope('CONFIRMATION_TOKEN_REQUIRED', { ...base, remediation: `${operation.id} is ${operation.tier}: it needs a confirmation token from a preview of exactly these arguments, which a person has seen.` }) };
+    }
+    const checked = tokens.check(token, operation.id, digest, key);
+    if ('code' in checked) {
+      return { ok: false, envelope: transportEnvelope(checked.code, { ...base, remediation: `The confirmation token ${checked.reason}; a token authorizes one call of one operation with exactly the previewed arguments.` }) };
+    }
+    return { grant: checked };
+  };
+
+  return {
+    call,
+    preview(id, raw): Preview | Failure {
+      const prepared = prepare(id, raw);
+      if ('ok' in prepared) return prepared;
+      const { operation, args } = prepared;
+      const rendered = renderRequest(operation, args, true);
+      const headers: Record<string, string> = {};
+      for (const [name, value] of rendered.headers) headers[name] = new RegExp(SECRET_HANDLE.source).test(value) ? REDACTED : value;
+      for (const [name] of options.auth?.describe?.(operation) ?? []) headers[name] = REDACTED;
+      if (operation.tier !== 'read' && operation.idempotency !== undefined && operation.idempotency.policy !== 'none') headers[operation.idempotency.header ?? 'Idempotency-Key'] = REDACTED;
+      return {
+        operation: operation.id,
+        safety: operation.tier,
+        request: { method: rendered.method, url: rendered.url, headers, ...(rendered.bodyValue === undefined ? {} : { body: rendered.bodyValue }) },
+        effects: operationEffects(operation, args),
+        confirmation_token: tokens.issue(operation.id, argsDigest(args)),
+        expires_in_ms: CONFIRMATION_TOKEN_TTL_MS,
+      };
+    },
+    describe(id, raw): OutgoingRequest | undefined {
+      const prepared = prepare(id, raw);
+      if ('ok' in prepared) return undefined;
+      const { method, url, headers, body } = renderRequest(prepared.operation, prepared.args);
+      return { method, url, headers: [...headers, ...(options.auth?.describe?.(prepared.operation) ?? [])], ...(body === undefined ? {} : { body }) };
+    },
+    operation: (id) => operations.get(id),
+  };
+}
+
+function unknownOperation(id: string, known: readonly string[]): Envelope {
+  return transportEnvelope('OPERATION_UNKNOWN', {
+    operation: id,
+    expected: known.length <= 10 ? `one of: ${known.join(', ')}` : `one of the ${known.length} operations of this client`,
+    remediation: `This client has no operation "${id}". Use the id of one of its operations.`,
+  });
+}

@@ -1,0 +1,67 @@
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { EnvelopeSchema, type Envelope } from '@nodwyn/protocol';
+import { expect } from 'vitest';
+import type { OperationResult } from '../src/transport/operation-types.js';
+
+/** One request a test server received, its body read in full. */
+export interface Hit {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: IncomingHttpHeaders;
+  readonly body: string;
+}
+
+/** A loopback server on port 0 whose handler sees each request after its body arrived. */
+export interface TestServer {
+  readonly url: string;
+  readonly hits: Hit[];
+  close(): Promise<void>;
+}
+
+/** Starts a server on 127.0.0.1:0; `handler` answers (or destroys the socket) once the body is read. */
+export async function serve(handler: (hit: Hit, response: ServerResponse, request: IncomingMessage) => void | Promise<void>): Promise<TestServer> {
+  const hits: Hit[] = [];
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const hit = { method: request.method ?? '', url: request.url ?? '', headers: request.headers, body: Buffer.concat(chunks).toString('utf8') };
+      hits.push(hit);
+      void handler(hit, response, request);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    hits,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** Answers JSON. */
+export function json(response: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
+  response.writeHead(status, { 'content-type': 'application/json', ...headers });
+  response.end(JSON.stringify(value));
+}
+
+/** The envelope of a failed result, checked against the protocol's schema. */
+export function failureOf(result: OperationResult | { ok: false; envelope: Envelope } | object): Envelope {
+  expect(result).toMatchObject({ ok: false });
+  const envelope = (result as { envelope: Envelope }).envelope;
+  return EnvelopeSchema.parse(envelope);
+}
+
+/** A port nothing listens on: bound, then released. */
+export async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}

@@ -8,7 +8,7 @@ import { memoryIdempotencyStore } from './idempotency-store.js';
 import { argsDigest } from './operation-digest.js';
 import { operationEffects } from './operation-effects.js';
 import { preflightArgs, type CallArgs } from './operation-preflight.js';
-import { REDACTED } from './operation-redaction.js';
+import { concealer, REDACTED } from './operation-redaction.js';
 import { renderRequest } from './operation-request.js';
 import { sendOperation } from './operation-send.js';
 import type { CallOptions, OperationClient, OperationClientOptions, OperationDescriptor, OperationResult, Preview } from './operation-types.js';
@@ -65,6 +65,7 @@ export function createOperationClient(options: OperationClientOptions): Operatio
       signal,
       diagnose,
       shownUrl: renderRequest(operation, args, true).url,
+      conceal: concealer(operation, args, key.key?.value),
       beforeSend: () => {
         key.persist();
         if (grant.grant !== undefined) tokens.spend(grant.grant.id, key.key?.value, grant.grant.expiresAt);

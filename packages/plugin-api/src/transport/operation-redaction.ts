@@ -39,3 +39,30 @@ function redactAt(value: unknown, path: string, fields: ReadonlySet<string>): un
   }
   return value;
 }
+
+/** Shortest value concealed in server text: shorter ones would redact ordinary words. */
+const CONCEAL_MIN = 4;
+
+/**
+ * A function that replaces, in text a server or a socket wrote, the call's idempotency key and the
+ * values of its sensitive arguments: servers echo what they were sent, and an envelope goes to the
+ * log, the screen and the model.
+ */
+export function concealer(operation: OperationDescriptor, args: Readonly<Record<string, unknown>>, key: string | undefined): (text: string) => string {
+  const values = new Set<string>(key === undefined ? [] : [key]);
+  const collect = (value: unknown): void => {
+    if (typeof value === 'string' || typeof value === 'number') values.add(String(value));
+    else if (typeof value === 'object' && value !== null) Object.values(value).forEach(collect);
+  };
+  for (const param of operation.params) if (isSensitiveParam(operation, param)) collect(args[param.name]);
+  const body = redactBody(operation, args.body);
+  const walk = (original: unknown, redacted: unknown): void => {
+    if (redacted === REDACTED && original !== REDACTED) collect(original);
+    else if (typeof original === 'object' && original !== null && typeof redacted === 'object' && redacted !== null) {
+      for (const [name, item] of Object.entries(original)) walk(item, (redacted as Record<string, unknown>)[name]);
+    }
+  };
+  walk(args.body, body);
+  const secrets = [...values].filter((value) => value.length >= CONCEAL_MIN).sort((a, b) => b.length - a.length);
+  return (text) => secrets.reduce((out, secret) => out.split(secret).join(REDACTED), text);
+}

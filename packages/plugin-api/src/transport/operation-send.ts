@@ -26,6 +26,8 @@ export interface SendPlan extends Omit<FailureCall, 'attempts'> {
   readonly beforeSend: () => void;
   /** The URL as diagnostics show it (sensitive parameters redacted). */
   readonly shownUrl: string;
+  /** Removes the key and sensitive values from text a server or socket wrote. */
+  readonly conceal: (text: string) => string;
 }
 
 /** A decoded success, or the envelope of the last attempt. */
@@ -68,10 +70,16 @@ export async function sendOperation(plan: SendPlan): Promise<SendResult> {
     const judged = judge(ended, plan, sent);
     if ('value' in judged) return { ok: true, ...judged, attempts: sent };
     const delay = safe && judged.transient ? nextDelay(judged.envelope, attempt, plan) : undefined;
-    if (delay === undefined) return { ok: false, envelope: { ...judged.envelope, trace: { attempts: sent } } };
+    if (delay === undefined) return { ok: false, envelope: concealed({ ...judged.envelope, trace: { attempts: sent } }, plan.conceal) };
     plan.diagnose({ type: 'retry', operation: plan.operation.id, attempt: sent + 1, delayMs: delay, reason: judged.envelope.code ?? judged.envelope.category });
     if (!(await pause(delay, plan.signal))) return { ok: false, envelope: cancelled(plan, sent) };
   }
+}
+
+/** The envelope with every text that may repeat a server's words concealed. */
+function concealed(envelope: Envelope, conceal: (text: string) => string): Envelope {
+  const text = (value: string | null): string | null => (value === null ? null : conceal(value));
+  return { ...envelope, remediation: conceal(envelope.remediation), next_action: text(envelope.next_action), received_value: text(envelope.received_value), expected: text(envelope.expected) };
 }
 
 function nextDelay(failure: Envelope, attempt: number, plan: SendPlan): number | undefined {

@@ -20,7 +20,7 @@ export interface TestServer {
 }
 
 /** Starts a server on 127.0.0.1:0; `handler` answers (or destroys the socket) once the body is read. */
-export async function serve(handler: (hit: Hit, response: ServerResponse, request: IncomingMessage) => void | Promise<void>): Promise<TestServer> {
+export async function serve(handler: (hit: Hit, response: ServerResponse, request: IncomingMessage) => unknown): Promise<TestServer> {
   const hits: Hit[] = [];
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];

@@ -10,7 +10,7 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 
-async function api(handler: Parameters<typeof serve>[0] = (hit, response) => json(response, 200, { ok: true })): Promise<TestServer> {
+async function api(handler: Parameters<typeof serve>[0] = (_hit, response) => json(response, 200, { ok: true })): Promise<TestServer> {
   const started = await serve(handler);
   servers.push(started);
   return started;
@@ -90,7 +90,7 @@ describe('confirmation tokens', () => {
   });
 
   it('binds a spent token to the key it was sent with: a retry with that key passes, another key does not', async () => {
-    const server = await api((hit, response, request) => (server.hits.length === 1 ? request.socket.destroy() : json(response, 200, {})));
+    const server = await api((_hit, response, request) => (server.hits.length === 1 ? request.socket.destroy() : json(response, 200, {})));
     const ops = client([deleteWebhook(server.url, { idempotency: { policy: 'caller_owned' }, retries: { maxAttempts: 1 } })]);
     const token = tokenOf(ops.preview('acme.deleteWebhook', { hookId: 'h1' }));
     const key = '0b2e6c1a-4a1f-4f0e-8c55-3d2a1b0c9e8f';

@@ -52,7 +52,7 @@ describe('idempotency policies', () => {
   it('auto: stores the key before the request is sent and reuses it for the same logical id', async () => {
     const store = pluginStoreIdempotency(mapStore());
     const seen: (string | undefined)[] = [];
-    const api = await serve((hit, response) => {
+    const api = await serve((_hit, response) => {
       seen.push(store.get('acme.charge', 'order-7'));
       json(response, 201, {});
     });
@@ -68,7 +68,7 @@ describe('idempotency policies', () => {
   });
 
   it('caller_owned: refuses a missing or malformed key before sending, and remembers a good one', async () => {
-    const api = await serve((hit, response) => json(response, 201, {}));
+    const api = await serve((_hit, response) => json(response, 201, {}));
     servers.push(api);
     const store: IdempotencyStore = memoryIdempotencyStore();
     const client = createOperationClient({ operations: [charge(api.url, { policy: 'caller_owned' })], fetch: directOperationFetch, idempotency: store });
@@ -82,7 +82,7 @@ describe('idempotency policies', () => {
   });
 
   it("caller_owned with persist 'required': bypasses the store", async () => {
-    const api = await serve((hit, response) => json(response, 201, {}));
+    const api = await serve((_hit, response) => json(response, 201, {}));
     servers.push(api);
     const plugin = mapStore();
     const client = createOperationClient({ operations: [charge(api.url, { policy: 'caller_owned', persist: 'required' })], fetch: directOperationFetch, idempotency: pluginStoreIdempotency(plugin) });

@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import type { Envelope } from '@nodwyn/protocol';
-import { SECRET_HANDLE, type OutgoingRequest } from '../egress.js';
+import type { OutgoingRequest } from '../egress.js';
 import { transportEnvelope } from './codes.js';
-import { confirmationTokens, CONFIRMATION_TOKEN_TTL_MS, type TokenGrant } from './confirmation-token.js';
+import { confirmationTokens, type TokenGrant } from './confirmation-token.js';
 import { callKey } from './idempotency-key.js';
 import { memoryIdempotencyStore } from './idempotency-store.js';
 import { argsDigest } from './operation-digest.js';
-import { operationEffects } from './operation-effects.js';
 import { preflightArgs, type CallArgs } from './operation-preflight.js';
-import { concealer, REDACTED } from './operation-redaction.js';
+import { buildPreview } from './operation-preview.js';
+import { concealer } from './operation-redaction.js';
 import { renderRequest } from './operation-request.js';
 import { sendOperation } from './operation-send.js';
 import type { CallOptions, OperationClient, OperationClientOptions, OperationDescriptor, OperationResult, Preview } from './operation-types.js';
@@ -74,10 +74,14 @@ export function createOperationClient(options: OperationClientOptions): Operatio
     const outcome = result.ok ? { ok: true, status: result.status } : { ok: false, category: result.envelope.category, ...(result.envelope.code === null ? {} : { code: result.envelope.code }) };
     diagnose({ type: 'outcome', operation: id, attempts: result.ok ? result.attempts : result.envelope.trace.attempts, durationMs: Date.now() - started, ...outcome });
     if (!result.ok || operation.tier === 'read' || operation.verify === undefined || !(callOptions.verify ?? operation.tier === 'irreversible')) return result;
-    const verification = await verifyOperation(operation, args, result.value, call, signal);
+    const verification = await verifyOperation(operation, args, result.value, readOnly, signal);
     diagnose({ type: 'verification', operation: id, verify: operation.verify.operation, polls: verification.polls ?? 0, ...(verification.matched === undefined ? {} : { matched: verification.matched }) });
     return { ...result, verification };
   };
+
+  /** The verification's way to its read: a verify entry that names a mutation runs nothing. */
+  const readOnly = (id: string, readArgs: unknown, readOptions: CallOptions): Promise<OperationResult> =>
+    operations.get(id)?.tier === 'read' ? call(id, readArgs, readOptions) : Promise.resolve({ ok: false, envelope: notARead(id) });
 
   /** A destructive or irreversible call needs a token that authorizes it (CONFIRMATION_REQUIRED otherwise). */
   const confirm = (operation: OperationDescriptor, digest: string, key: string | undefined, token: string | undefined): { grant?: TokenGrant } | Failure => {
@@ -97,21 +101,7 @@ export function createOperationClient(options: OperationClientOptions): Operatio
     call,
     preview(id, raw): Preview | Failure {
       const prepared = prepare(id, raw);
-      if ('ok' in prepared) return prepared;
-      const { operation, args } = prepared;
-      const rendered = renderRequest(operation, args, true);
-      const headers: Record<string, string> = {};
-      for (const [name, value] of rendered.headers) headers[name] = new RegExp(SECRET_HANDLE.source).test(value) ? REDACTED : value;
-      for (const [name] of options.auth?.describe?.(operation) ?? []) headers[name] = REDACTED;
-      if (operation.tier !== 'read' && operation.idempotency !== undefined && operation.idempotency.policy !== 'none') headers[operation.idempotency.header ?? 'Idempotency-Key'] = REDACTED;
-      return {
-        operation: operation.id,
-        safety: operation.tier,
-        request: { method: rendered.method, url: rendered.url, headers, ...(rendered.bodyValue === undefined ? {} : { body: rendered.bodyValue }) },
-        effects: operationEffects(operation, args),
-        confirmation_token: tokens.issue(operation.id, argsDigest(args)),
-        expires_in_ms: CONFIRMATION_TOKEN_TTL_MS,
-      };
+      return 'ok' in prepared ? prepared : buildPreview(prepared.operation, prepared.args, options.auth, tokens);
     },
     describe(id, raw): OutgoingRequest | undefined {
       const prepared = prepare(id, raw);
@@ -121,6 +111,13 @@ export function createOperationClient(options: OperationClientOptions): Operatio
     },
     operation: (id) => operations.get(id),
   };
+}
+
+function notARead(id: string): Envelope {
+  return transportEnvelope('OPERATION_UNKNOWN', {
+    operation: id,
+    remediation: `A verification runs a read, and this client has no read operation "${id}"; the manifest's verify entry must name one.`,
+  });
 }
 
 function unknownOperation(id: string, known: readonly string[]): Envelope {

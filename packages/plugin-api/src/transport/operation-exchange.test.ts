@@ -35,7 +35,7 @@ describe('exchange: was the request written?', () => {
   });
 
   it('reads a socket the server closed after reading the whole request (UND_ERR_SOCKET) as written', async () => {
-    const server = await http((hit, response, request) => request.socket.destroy());
+    const server = await http((_hit, _response, request) => request.socket.destroy());
     const ended = await exchange(directOperationFetch, post(`${server.url}/`), false, never(), never());
     expect(ended).toMatchObject({ kind: 'failed', written: true });
     expect(ended.kind === 'failed' && ended.reason).toMatch(/UND_ERR_SOCKET|ECONNRESET/);
@@ -67,7 +67,7 @@ describe('exchange: was the request written?', () => {
   });
 
   it('reads a body that breaks off after a success status as body-lost', async () => {
-    const server = await http((hit, response, request) => {
+    const server = await http((_hit, response, request) => {
       response.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
       response.write('{"id":');
       setTimeout(() => request.socket.destroy(), 20);

@@ -39,8 +39,8 @@ describe('redirects', () => {
   });
 
   it('does not follow a cross-origin redirect on a read, so the credential never reaches the other origin', async () => {
-    const other = await server((hit, response) => json(response, 200, {}));
-    const api = await server((hit, response) => redirect(response, 302, `${other.url.replace('127.0.0.1', 'localhost')}/x?token=abc`));
+    const other = await server((_hit, response) => json(response, 200, {}));
+    const api = await server((_hit, response) => redirect(response, 302, `${other.url.replace('127.0.0.1', 'localhost')}/x?token=abc`));
     const ops = createOperationClient({ operations: [operation(api.url, 'GET', 'read')], fetch: directOperationFetch, auth });
     const envelope = failureOf(await ops.call('acme.get', { path: 'a' }));
     expect(envelope).toMatchObject({ category: 'UNEXPECTED_RESPONSE', code: 'REDIRECT_NOT_FOLLOWED', http_status: 302 });
@@ -49,7 +49,7 @@ describe('redirects', () => {
   });
 
   it('stops a read after five same-origin redirects', async () => {
-    const api = await server((hit, response) => redirect(response, 307, `/hop${api.hits.length}`));
+    const api = await server((_hit, response) => redirect(response, 307, `/hop${api.hits.length}`));
     const ops = createOperationClient({ operations: [operation(api.url, 'GET', 'read')], fetch: directOperationFetch });
     expect(failureOf(await ops.call('acme.get', { path: 'start' }))).toMatchObject({ code: 'TOO_MANY_REDIRECTS' });
     expect(api.hits).toHaveLength(6);

@@ -42,7 +42,7 @@ function client(operations: OperationDescriptor[], extra: Partial<OperationClien
 
 describe('retry tiers of reads', () => {
   it('retries a read after 503 with Retry-After in seconds, waiting as asked', async () => {
-    const api = await server((hit, response) => (api.hits.length === 1 ? json(response, 503, { error: 'busy' }, { 'retry-after': '1' }) : json(response, 200, { id: 'p1' })));
+    const api = await server((_hit, response) => (api.hits.length === 1 ? json(response, 503, { error: 'busy' }, { 'retry-after': '1' }) : json(response, 200, { id: 'p1' })));
     const ops = client([getPet(api.url)]);
     const started = Date.now();
     const result = await ops.call('acme.getPet', { petId: 'p1' });
@@ -53,7 +53,7 @@ describe('retry tiers of reads', () => {
 
   it('retries a read after 503 with Retry-After as an HTTP-date', async () => {
     const at = new Date(Math.ceil((Date.now() + 1500) / 1000) * 1000);
-    const api = await server((hit, response) => (api.hits.length === 1 ? json(response, 503, {}, { 'retry-after': at.toUTCString() }) : json(response, 200, { id: 'p1' })));
+    const api = await server((_hit, response) => (api.hits.length === 1 ? json(response, 503, {}, { 'retry-after': at.toUTCString() }) : json(response, 200, { id: 'p1' })));
     const ops = client([getPet(api.url)]);
     const result = await ops.call('acme.getPet', { petId: 'p1' });
     expect(result).toMatchObject({ ok: true, attempts: 2 });
@@ -63,14 +63,14 @@ describe('retry tiers of reads', () => {
   });
 
   it('does not wait longer than maxMs: the envelope carries the server retry_after_ms', async () => {
-    const api = await server((hit, response) => json(response, 429, {}, { 'retry-after': '120' }));
+    const api = await server((_hit, response) => json(response, 429, {}, { 'retry-after': '120' }));
     const result = await client([getPet(api.url)], { retry: { maxMs: 1000 } }).call('acme.getPet', { petId: 'p1' });
     expect(failureOf(result)).toMatchObject({ category: 'RATE_LIMITED', retry_after_ms: 120_000, retryable: 'after_delay', trace: { attempts: 1 } });
     expect(api.hits).toHaveLength(1);
   });
 
   it('reads a 500 as UPSTREAM_UNAVAILABLE after its attempts, never OUTCOME_UNKNOWN', async () => {
-    const api = await server((hit, response) => json(response, 500, { error: { code: 'boom', message: 'failed' } }));
+    const api = await server((_hit, response) => json(response, 500, { error: { code: 'boom', message: 'failed' } }));
     const result = await client([getPet(api.url, { retries: { maxAttempts: 3 } })]).call('acme.getPet', { petId: 'p1' });
     expect(failureOf(result)).toMatchObject({ category: 'UPSTREAM_UNAVAILABLE', retryable: 'after_delay', http_status: 500, trace: { attempts: 3 } });
     expect(api.hits).toHaveLength(3);
@@ -102,7 +102,7 @@ describe('retry tiers of reads', () => {
   });
 
   it('aborts the wait before a retry when the caller cancels', async () => {
-    const api = await server((hit, response) => json(response, 503, {}, { 'retry-after': '5' }));
+    const api = await server((_hit, response) => json(response, 503, {}, { 'retry-after': '5' }));
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 100);
     const started = Date.now();
@@ -124,7 +124,7 @@ describe('retry tiers of reads', () => {
 
 describe('mutations without a key', () => {
   it('is OUTCOME_UNKNOWN when the connection is destroyed after the server received the request, and is never re-sent', async () => {
-    const api = await server((hit, response, request) => request.socket.destroy());
+    const api = await server((_hit, _response, request) => request.socket.destroy());
     const ops = client([createPet(api.url, { verify: { operation: 'acme.getPet', args: { petId: '$args.body.name' } } }), getPet(api.url)]);
     const result = await ops.call('acme.createPet', { body: { name: 'rex' } });
     const envelope = failureOf(result);
@@ -143,7 +143,7 @@ describe('mutations without a key', () => {
   });
 
   it('is OUTCOME_UNKNOWN on any 5xx, with next_action null without a key or usable verification', async () => {
-    const api = await server((hit, response) => {
+    const api = await server((_hit, response) => {
       response.writeHead(502, { 'content-type': 'text/html' });
       response.end('<html>Bad gateway</html>');
     });
@@ -153,14 +153,14 @@ describe('mutations without a key', () => {
   });
 
   it('lets a mapping of the answer code to a definite rejection win over the 5xx rule', async () => {
-    const api = await server((hit, response) => json(response, 500, { error: { code: 'pet_exists', message: 'exists' } }));
+    const api = await server((_hit, response) => json(response, 500, { error: { code: 'pet_exists', message: 'exists' } }));
     const ops = client([createPet(api.url, { errors: { codes: { pet_exists: { category: 'PRECONDITION_FAILED', remediation: 'A pet of that name exists; pick another name.' } } } })]);
     const result = await ops.call('acme.createPet', { body: { name: 'rex' } });
     expect(failureOf(result)).toMatchObject({ category: 'PRECONDITION_FAILED', code: 'pet_exists', retryable: 'after_remediation', remediation: 'A pet of that name exists; pick another name.' });
   });
 
   it('does not let a mapping to UPSTREAM_UNAVAILABLE make a mutation 5xx definite; the mapping text stays', async () => {
-    const api = await server((hit, response) => json(response, 503, { error: { code: 'unavailable' } }));
+    const api = await server((_hit, response) => json(response, 503, { error: { code: 'unavailable' } }));
     const ops = client([createPet(api.url, { errors: { codes: { unavailable: { category: 'UPSTREAM_UNAVAILABLE', remediation: 'Acme may have committed it.' } } } })]);
     const envelope = failureOf(await ops.call('acme.createPet', { body: { name: 'rex' } }));
     expect(envelope.category).toBe('OUTCOME_UNKNOWN');
@@ -184,7 +184,7 @@ describe('mutations without a key', () => {
   });
 
   it('keeps a 4xx a definite rejection, not retried', async () => {
-    const api = await server((hit, response) => json(response, 429, {}, { 'retry-after': '0' }));
+    const api = await server((_hit, response) => json(response, 429, {}, { 'retry-after': '0' }));
     const result = await client([createPet(api.url)]).call('acme.createPet', { body: { name: 'rex' } });
     expect(failureOf(result)).toMatchObject({ category: 'RATE_LIMITED', trace: { attempts: 1 } });
     expect(api.hits).toHaveLength(1);
@@ -200,7 +200,7 @@ describe('mutations without a key', () => {
 
 describe('mutations with a key', () => {
   it('re-sends an auto-keyed POST after a reset with the same key and the identical body', async () => {
-    const api = await server((hit, response, request) => (api.hits.length === 1 ? request.socket.destroy() : json(response, 201, { id: 'p1' })));
+    const api = await server((_hit, response, request) => (api.hits.length === 1 ? request.socket.destroy() : json(response, 201, { id: 'p1' })));
     const ops = client([createPet(api.url, { idempotency: { policy: 'auto' } })]);
     const result = await ops.call('acme.createPet', { body: { name: 'rex', tags: ['a'] } });
     expect(result).toMatchObject({ ok: true, status: 201, value: { id: 'p1' }, attempts: 2 });
@@ -212,7 +212,7 @@ describe('mutations with a key', () => {
   });
 
   it('retries a keyed mutation on 503 and ends OUTCOME_UNKNOWN, same_key_only, when attempts run out', async () => {
-    const api = await server((hit, response) => json(response, 503, {}));
+    const api = await server((_hit, response) => json(response, 503, {}));
     const key = '5b0a3c1e-8d2f-4c6b-9a7e-1f2d3c4b5a69';
     const ops = client([createPet(api.url, { idempotency: { policy: 'caller_owned', header: 'X-Request-Key' }, retries: { maxAttempts: 3 } })]);
     const envelope = failureOf(await ops.call('acme.createPet', { body: { name: 'rex' } }, { idempotencyKey: key }));
@@ -222,7 +222,7 @@ describe('mutations with a key', () => {
   });
 
   it('sends the SHA-256 of the canonical arguments as a content_hash key, whatever the key order', async () => {
-    const api = await server((hit, response) => json(response, 201, {}));
+    const api = await server((_hit, response) => json(response, 201, {}));
     const ops = client([createPet(api.url, { idempotency: { policy: 'content_hash' } })]);
     await ops.call('acme.createPet', { body: { name: 'rex', age: 3 } });
     await ops.call('acme.createPet', { body: { age: 3, name: 'rex' } });

@@ -59,6 +59,14 @@ describe('verification hooks', () => {
     expect(api.hits.filter((hit) => hit.method === 'GET')).toHaveLength(0);
   });
 
+  it('runs nothing when the verify entry names a mutation', async () => {
+    const api = await messages();
+    const verify = { operation: 'acme.sendMessage', args: { body: { to: 'again' } } };
+    const result = await createOperationClient({ operations: ops(api.url, verify), fetch: directOperationFetch }).call('acme.sendMessage', { body: { to: 'x' } }, { verify: true });
+    expect(result.ok && result.verification).toMatchObject({ checked: false, polls: 1, envelope: { code: 'OPERATION_UNKNOWN' } });
+    expect(api.hits).toHaveLength(1);
+  });
+
   it('is on by default for irreversible operations only', async () => {
     const api = await messages();
     const verify = { operation: 'acme.getMessage', args: { messageId: '$response.id' } };

@@ -7,6 +7,7 @@
 export * from './backoff.js';
 export * from './base-url.js';
 export * from './codes.js';
+export type { HttpFailureCode } from './failure-remediation.js';
 export * from './http-failure.js';
 export { DEFAULT_IDEMPOTENCY_HEADER } from './idempotency-key.js';
 export * from './idempotency-store.js';

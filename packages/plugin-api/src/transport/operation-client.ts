@@ -10,8 +10,8 @@ import { preflightArgs, type CallArgs } from './operation-preflight.js';
 import { buildPreview } from './operation-preview.js';
 import { concealer } from './operation-redaction.js';
 import { renderRequest } from './operation-request.js';
-import { sendOperation } from './operation-send.js';
-import type { CallOptions, OperationClient, OperationClientOptions, OperationDescriptor, OperationResult, Preview } from './operation-types.js';
+import { sendOperation, type SendResult } from './operation-send.js';
+import type { CallOptions, OpenOptions, OpenResult, OperationClient, OperationClientOptions, OperationDescriptor, OperationResult, Preview } from './operation-types.js';
 import { DEFAULT_RETRY_POLICY } from './retry-types.js';
 import { verifyOperation } from './verification.js';
 
@@ -38,7 +38,8 @@ export function createOperationClient(options: OperationClientOptions): Operatio
     return checked.ok ? { operation, args: checked.args } : checked;
   };
 
-  const call = async (id: string, raw: unknown, callOptions: CallOptions = {}): Promise<OperationResult> => {
+  /** preflight → key → confirmation → send under the retry tier; `stream` hands a 2xx event stream over unread. */
+  const send = async (id: string, raw: unknown, callOptions: OpenOptions, stream: boolean): Promise<{ sent: SendResult; operation: OperationDescriptor; args: CallArgs } | Failure> => {
     const started = Date.now();
     const prepared = prepare(id, raw);
     if ('ok' in prepared) return prepared;
@@ -48,33 +49,41 @@ export function createOperationClient(options: OperationClientOptions): Operatio
     if ('envelope' in key) return { ok: false, envelope: key.envelope };
     const grant = confirm(operation, digest, key.key?.value, callOptions.confirmationToken);
     if ('envelope' in grant) return grant;
-    const signal = callOptions.signal ?? new AbortController().signal;
     const rendered = renderRequest(operation, args);
-    const result = await sendOperation({
+    const resume = callOptions.lastEventId === undefined ? [] : [['Last-Event-ID', callOptions.lastEventId] as const];
+    const sent = await sendOperation({
       operation,
       args,
       mutation: operation.tier !== 'read',
       protection: key.protection,
-      rendered,
+      rendered: { ...rendered, headers: [...rendered.headers, ...resume] },
       ...(key.key === undefined ? {} : { key: key.key }),
       fetch: options.fetch,
       ...(options.auth === undefined ? {} : { auth: options.auth }),
       policy: { ...DEFAULT_RETRY_POLICY, ...options.retry, ...operation.retries },
       timeoutMs: operation.timeoutMs ?? options.timeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS,
       random: options.random ?? Math.random,
-      signal,
+      signal: callOptions.signal ?? new AbortController().signal,
       diagnose,
       shownUrl: renderRequest(operation, args, true).url,
       conceal: concealer(operation, args, key.key?.value),
+      stream,
       beforeSend: () => {
         key.persist();
         if (grant.grant !== undefined) tokens.spend(grant.grant.id, key.key?.value, grant.grant.expiresAt);
       },
     });
-    const outcome = result.ok ? { ok: true, status: result.status } : { ok: false, category: result.envelope.category, ...(result.envelope.code === null ? {} : { code: result.envelope.code }) };
-    diagnose({ type: 'outcome', operation: id, attempts: result.ok ? result.attempts : result.envelope.trace.attempts, durationMs: Date.now() - started, ...outcome });
+    const outcome = sent.ok ? { ok: true, status: sent.status } : { ok: false, category: sent.envelope.category, ...(sent.envelope.code === null ? {} : { code: sent.envelope.code }) };
+    diagnose({ type: 'outcome', operation: id, attempts: sent.ok ? sent.attempts : sent.envelope.trace.attempts, durationMs: Date.now() - started, ...outcome });
+    return { sent, operation, args };
+  };
+
+  const call = async (id: string, raw: unknown, callOptions: CallOptions = {}): Promise<OperationResult> => {
+    const done = await send(id, raw, callOptions, false);
+    if ('ok' in done) return done;
+    const { sent: result, operation, args } = done;
     if (!result.ok || operation.tier === 'read' || operation.verify === undefined || !(callOptions.verify ?? operation.tier === 'irreversible')) return result;
-    const verification = await verifyOperation(operation, args, result.value, readOnly, signal);
+    const verification = await verifyOperation(operation, args, result.value, readOnly, callOptions.signal ?? new AbortController().signal);
     diagnose({ type: 'verification', operation: id, verify: operation.verify.operation, polls: verification.polls ?? 0, ...(verification.matched === undefined ? {} : { matched: verification.matched }) });
     return { ...result, verification };
   };
@@ -99,6 +108,14 @@ export function createOperationClient(options: OperationClientOptions): Operatio
 
   return {
     call,
+    async open(id, raw, openOptions = {}): Promise<OpenResult> {
+      const done = await send(id, raw, openOptions, true);
+      if ('ok' in done) return done;
+      const { sent } = done;
+      if (!sent.ok) return sent;
+      const { value, ...head } = sent;
+      return { ...head, response: value as Response };
+    },
     preview(id, raw): Preview | Failure {
       const prepared = prepare(id, raw);
       return 'ok' in prepared ? prepared : buildPreview(prepared.operation, prepared.args, options.auth, tokens);

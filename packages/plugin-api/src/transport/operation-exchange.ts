@@ -11,6 +11,8 @@ export const MAX_READ_REDIRECTS = 5;
 /** How one exchange (a request and, for a read, its same-origin redirects) ended. */
 export type Exchange =
   | { readonly kind: 'answer'; readonly status: number; readonly headers: Headers; readonly text: string }
+  /** A 2xx event stream, its body unread (only when asked for). */
+  | { readonly kind: 'stream'; readonly status: number; readonly response: Response }
   /** A redirect the runtime did not follow: any on a mutation, a cross-origin one or the sixth on a read. */
   | { readonly kind: 'redirect'; readonly status: number; readonly headers: Headers; readonly location: string; readonly tooMany: boolean }
   /** The status line arrived, the body broke off. */
@@ -46,13 +48,36 @@ const BEFORE_WRITE = new Set([
   'ERR_INVALID_URL',
 ]);
 
+/** How one exchange is made. */
+export interface ExchangeOptions {
+  /** A read follows same-origin redirects; a mutation follows none. */
+  readonly read: boolean;
+  /** The caller's signal: aborted means cancelled. */
+  readonly signal: AbortSignal;
+  /** Time for the request and its answer (for a stream: until the answer's head arrived). */
+  readonly timeoutMs: number;
+  /** Hand a 2xx text/event-stream answer over unread, for the caller to consume. */
+  readonly stream?: boolean;
+}
+
 /**
  * Sends `request` through the caller's fetch, which must not follow redirects. A read follows
  * same-origin redirects itself (at most five; a 303 becomes a GET), with the same headers, since
  * fetch's own following would carry credential headers to another origin; a mutation follows none.
- * The answer's body is read within the same deadline.
+ * The answer's body is read within the same deadline, except an event stream's.
  */
-export async function exchange(fetch: OperationFetch, request: OutgoingRequest, read: boolean, signal: AbortSignal, deadline: AbortSignal): Promise<Exchange> {
+export async function exchange(fetch: OperationFetch, request: OutgoingRequest, options: ExchangeOptions): Promise<Exchange> {
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), options.timeoutMs);
+  try {
+    return await exchangeWithin(fetch, request, options, deadline.signal, () => clearTimeout(timer));
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function exchangeWithin(fetch: OperationFetch, request: OutgoingRequest, options: ExchangeOptions, deadline: AbortSignal, headArrived: () => void): Promise<Exchange> {
+  const { signal } = options;
   const both = AbortSignal.any([signal, deadline]);
   let current = request;
   for (let redirects = 0; ; redirects += 1) {
@@ -66,12 +91,16 @@ export async function exchange(fetch: OperationFetch, request: OutgoingRequest, 
     if (REDIRECTS.has(response.status) && location !== null) {
       await response.body?.cancel().catch(() => undefined);
       const next = URL.canParse(location, current.url) ? new URL(location, current.url) : undefined;
-      const followable = read && next !== undefined && next.origin === new URL(current.url).origin;
+      const followable = options.read && next !== undefined && next.origin === new URL(current.url).origin;
       if (!followable || redirects === MAX_READ_REDIRECTS) {
         return { kind: 'redirect', status: response.status, headers: response.headers, location: next?.href ?? location, tooMany: followable };
       }
       current = { method: response.status === 303 && current.method !== 'HEAD' ? 'GET' : current.method, url: next.href, headers: current.headers };
       continue;
+    }
+    if (options.stream === true && response.ok && isEventStream(response.headers)) {
+      headArrived();
+      return { kind: 'stream', status: response.status, response };
     }
     try {
       return { kind: 'answer', status: response.status, headers: response.headers, text: await response.text() };
@@ -81,6 +110,11 @@ export async function exchange(fetch: OperationFetch, request: OutgoingRequest, 
       return { kind: 'body-lost', status: response.status, headers: response.headers, reason: ended.reason };
     }
   }
+}
+
+/** Whether an answer is an event stream (any parameters after the media type). */
+export function isEventStream(headers: Headers): boolean {
+  return /^\s*text\/event-stream\s*(?:;|$)/i.test(headers.get('content-type') ?? '');
 }
 
 function failure(error: unknown, signal: AbortSignal, deadline: AbortSignal): Exchange {

@@ -28,6 +28,8 @@ export interface SendPlan extends Omit<FailureCall, 'attempts'> {
   readonly shownUrl: string;
   /** Removes the key and sensitive values from text a server or socket wrote. */
   readonly conceal: (text: string) => string;
+  /** Hand a 2xx event stream over unread as the value (a `Response`); anything else 2xx is invalid. */
+  readonly stream?: boolean;
 }
 
 /** A decoded success, or the envelope of the last attempt. */
@@ -58,8 +60,8 @@ export async function sendOperation(plan: SendPlan): Promise<SendResult> {
     if (sent === 0) plan.beforeSend();
     sent += 1;
     plan.diagnose({ type: 'request', operation: plan.operation.id, attempt: sent, method: plan.rendered.method, url: plan.shownUrl });
-    const deadline = AbortSignal.timeout(plan.timeoutMs);
-    const ended = await exchange(plan.fetch, { method: plan.rendered.method, url: plan.rendered.url, headers, body: plan.rendered.body }, !plan.mutation, plan.signal, deadline);
+    const request = { method: plan.rendered.method, url: plan.rendered.url, headers, ...(plan.rendered.body === undefined ? {} : { body: plan.rendered.body }) };
+    const ended = await exchange(plan.fetch, request, { read: !plan.mutation, signal: plan.signal, timeoutMs: plan.timeoutMs, stream: plan.stream === true });
     if (ended.kind === 'answer' && ended.status === 401 && !refreshed && plan.auth?.unauthorized !== undefined) {
       refreshed = true;
       if (await plan.auth.unauthorized(plan.operation, plan.signal)) {
@@ -100,12 +102,18 @@ function judge(ended: Exchange, plan: SendPlan, attempts: number): Success | Att
       const json = /[/+]json\b/i.test(ended.headers.get('content-type') ?? '');
       const parsed = json && ended.text !== '' ? parseJson(ended.text) : { value: ended.text === '' ? undefined : ended.text };
       if (ended.status >= 200 && ended.status < 300) {
+        if (plan.stream === true) {
+          const type = ended.headers.get('content-type') ?? 'no content type';
+          return { envelope: transportEnvelope('RESPONSE_INVALID', { operation: id, http_status: ended.status, attempts, remediation: invalidBody(plan, ended.status, `is ${type}, not an event stream`) }), transient: false };
+        }
         if (parsed === undefined) return { envelope: transportEnvelope('RESPONSE_INVALID', { operation: id, http_status: ended.status, attempts, remediation: invalidBody(plan, ended.status, 'is not the JSON it declares') }), transient: false };
         const requestIdValue = requestId(ended.headers);
         return { status: ended.status, value: ended.status === 204 ? undefined : parsed.value, ...(requestIdValue === undefined ? {} : { requestId: requestIdValue }) };
       }
       return errorAnswerFailure({ status: ended.status, headers: ended.headers, body: parsed?.value ?? ended.text, json: parsed !== undefined && json }, call);
     }
+    case 'stream':
+      return { status: ended.status, value: ended.response };
     case 'redirect':
       return redirectFailure(ended, plan, attempts);
     case 'body-lost':

@@ -159,6 +159,17 @@ export interface CallOptions {
   readonly verify?: boolean;
 }
 
+/** Options of `open`: a call's, and the id of the last event received when resuming a stream. */
+export interface OpenOptions extends CallOptions {
+  /** Sent as `Last-Event-ID`, so the server resumes after it. */
+  readonly lastEventId?: string;
+}
+
+/** An opened event stream (its body unread: the caller consumes and closes it), or one envelope. */
+export type OpenResult =
+  | { readonly ok: true; readonly status: number; readonly response: Response; readonly requestId?: string; readonly attempts: number }
+  | { readonly ok: false; readonly envelope: Envelope };
+
 /** What a verification read found; it never changes the call's own result. */
 export interface Verification {
   readonly checked: boolean;
@@ -190,6 +201,12 @@ export interface Preview {
 /** Calls the operations of one API under the runtime's rules. */
 export interface OperationClient {
   call(id: string, args: unknown, options?: CallOptions): Promise<OperationResult>;
+  /**
+   * Opens an operation that answers text/event-stream (`stream` in its descriptor) under the same
+   * rules as `call` up to the answer's head: preflight, key, confirmation, auth, retries. A 2xx event
+   * stream comes back unread (for `resumableStream`), anything else as an envelope.
+   */
+  open(id: string, args: unknown, options?: OpenOptions): Promise<OpenResult>;
   preview(id: string, args: unknown): Preview | { ok: false; envelope: Envelope };
   /** The request of a call as the egress stage should see it (credentials as handles), or undefined when preflight fails. */
   describe(id: string, args: unknown): OutgoingRequest | undefined;

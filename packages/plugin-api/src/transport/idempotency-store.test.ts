@@ -91,6 +91,15 @@ describe('idempotency policies', () => {
     expect(failureOf(await client.call('acme.charge', { body: { amount: 5 } }, { logicalId: 'order-1' })).code).toBe('IDEMPOTENCY_KEY_REQUIRED');
   });
 
+  it('sends nothing when the store cannot keep the key, and answers with an envelope', async () => {
+    const api = await serve((_hit, response) => json(response, 201, {}));
+    servers.push(api);
+    const broken: IdempotencyStore = { get: () => undefined, put: () => { throw new Error('database is locked'); } };
+    const result = await createOperationClient({ operations: [charge(api.url, { policy: 'auto' })], fetch: directOperationFetch, idempotency: broken }).call('acme.charge', { body: { amount: 5 } });
+    expect(failureOf(result)).toMatchObject({ category: 'INTERNAL', operation: 'acme.charge' });
+    expect(api.hits).toHaveLength(0);
+  });
+
   it('never puts a key or a sensitive field into envelopes, diagnostics or previews', async () => {
     const key = '9f1c2b3a-4d5e-4f60-8a7b-6c5d4e3f2a1b';
     const events: OperationDiagnostic[] = [];

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Envelope } from '@nodwyn/protocol';
 import type { OutgoingRequest } from '../egress.js';
+import { toEnvelope } from '../envelope.js';
 import { transportEnvelope } from './codes.js';
 import { confirmationTokens, type TokenGrant } from './confirmation-token.js';
 import { callKey } from './idempotency-key.js';
@@ -79,7 +80,7 @@ export function createOperationClient(options: OperationClientOptions): Operatio
   };
 
   const call = async (id: string, raw: unknown, callOptions: CallOptions = {}): Promise<OperationResult> => {
-    const done = await send(id, raw, callOptions, false);
+    const done = await send(id, raw, callOptions, false).catch((error: unknown) => unexpected(error, id));
     if ('ok' in done) return done;
     const { sent: result, operation, args } = done;
     if (!result.ok || operation.tier === 'read' || operation.verify === undefined || !(callOptions.verify ?? operation.tier === 'irreversible')) return result;
@@ -109,7 +110,7 @@ export function createOperationClient(options: OperationClientOptions): Operatio
   return {
     call,
     async open(id, raw, openOptions = {}): Promise<OpenResult> {
-      const done = await send(id, raw, openOptions, true);
+      const done = await send(id, raw, openOptions, true).catch((error: unknown) => unexpected(error, id));
       if ('ok' in done) return done;
       const { sent } = done;
       if (!sent.ok) return sent;
@@ -128,6 +129,11 @@ export function createOperationClient(options: OperationClientOptions): Operatio
     },
     operation: (id) => operations.get(id),
   };
+}
+
+/** A store, an auth provider or a fetch that threw something the runtime does not expect: one envelope, never a rejection. */
+function unexpected(error: unknown, id: string): Failure {
+  return { ok: false, envelope: toEnvelope(error, { operation: id }) };
 }
 
 function notARead(id: string): Envelope {

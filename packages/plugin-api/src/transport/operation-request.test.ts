@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { json, serve, type TestServer } from '../../test/operation-server.js';
+import { EnvelopeError } from '../envelope.js';
 import { createOperationClient } from './operation-client.js';
 import { directOperationFetch } from './operation-fetch.js';
 import { encodeRfc3986, renderRequest } from './operation-request.js';
@@ -61,6 +62,16 @@ describe('request rendering', () => {
     const failed = await createOperationClient({ operations: [op], fetch: directOperationFetch, auth: stuck }).call('acme.me', {});
     expect(failed).toMatchObject({ ok: false, envelope: { category: 'AUTH_FAILED', http_status: 401 } });
     expect(api.hits).toHaveLength(4);
+  });
+
+  it("passes an auth provider's envelope on, sending nothing", async () => {
+    const api = await serve((_hit, response) => json(response, 200, {}));
+    servers.push(api);
+    const op: OperationDescriptor = { id: 'acme.me', method: 'GET', url: `${api.url}/me`, params: [], tier: 'read' };
+    const auth: AuthProvider = { headers: () => Promise.reject(new EnvelopeError({ category: 'AUTH_FAILED', code: 'OAUTH_NO_TOKEN', remediation: 'Authorize first.' })) };
+    const result = await createOperationClient({ operations: [op], fetch: directOperationFetch, auth }).call('acme.me', {});
+    expect(result).toMatchObject({ ok: false, envelope: { category: 'AUTH_FAILED', code: 'OAUTH_NO_TOKEN', operation: 'acme.me' } });
+    expect(api.hits).toHaveLength(0);
   });
 
   it('refuses an unknown operation id', async () => {

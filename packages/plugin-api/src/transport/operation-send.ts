@@ -64,7 +64,13 @@ export async function sendOperation(plan: SendPlan): Promise<SendResult> {
     const ended = await exchange(plan.fetch, request, { read: !plan.mutation, signal: plan.signal, timeoutMs: plan.timeoutMs, stream: plan.stream === true });
     if (ended.kind === 'answer' && ended.status === 401 && !refreshed && plan.auth?.unauthorized !== undefined) {
       refreshed = true;
-      if (await plan.auth.unauthorized(plan.operation, plan.signal)) {
+      let renewed: boolean;
+      try {
+        renewed = await plan.auth.unauthorized(plan.operation, plan.signal);
+      } catch (error) {
+        return { ok: false, envelope: authFailure(error, plan, sent) };
+      }
+      if (renewed) {
         attempt -= 1;
         continue;
       }

@@ -2,7 +2,8 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { AddressInfo } from 'node:net';
 import { EnvelopeSchema, type Envelope } from '@nodwyn/protocol';
 import { expect } from 'vitest';
-import type { OperationResult } from '../src/transport/operation-types.js';
+import { createOperationClient } from '../src/transport/operation-client.js';
+import type { OperationClient, OperationClientOptions, OperationResult } from '../src/transport/operation-types.js';
 
 /** One request a test server received, its body read in full. */
 export interface Hit {
@@ -64,4 +65,25 @@ export async function closedPort(): Promise<number> {
   const { port } = server.address() as AddressInfo;
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
+}
+
+/**
+ * `createOperationClient` whose every failure (of `call`, `open`, `preview`, and a verification's) is
+ * parsed with the protocol's EnvelopeSchema, so a test that forgets to look still fails on a bad shape.
+ */
+export function checkedClient(options: OperationClientOptions): OperationClient {
+  const client = createOperationClient(options);
+  const check = <T>(result: T): T => {
+    const failure = result as { envelope?: unknown; verification?: { envelope?: unknown } };
+    if (failure.envelope !== undefined) EnvelopeSchema.parse(failure.envelope);
+    if (failure.verification?.envelope !== undefined) EnvelopeSchema.parse(failure.verification.envelope);
+    return result;
+  };
+  return {
+    call: async (id, args, options) => check(await client.call(id, args, options)),
+    open: async (id, args, options) => check(await client.open(id, args, options)),
+    preview: (id, args) => check(client.preview(id, args)),
+    describe: (id, args) => client.describe(id, args),
+    operation: (id) => client.operation(id),
+  };
 }

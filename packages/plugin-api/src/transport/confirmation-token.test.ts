@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { failureOf, json, serve, type TestServer } from '../../test/operation-server.js';
+import { checkedClient, failureOf, json, serve, type TestServer } from '../../test/operation-server.js';
 import { confirmationTokens } from './confirmation-token.js';
-import { createOperationClient } from './operation-client.js';
 import { directOperationFetch } from './operation-fetch.js';
 import type { AuthProvider, OperationClientOptions, OperationDescriptor, Preview } from './operation-types.js';
 
@@ -33,7 +32,7 @@ const auth: AuthProvider = {
 };
 
 function client(operations: OperationDescriptor[], extra: Partial<OperationClientOptions> = {}) {
-  return createOperationClient({ operations, fetch: directOperationFetch, auth, random: () => 0, ...extra });
+  return checkedClient({ operations, fetch: directOperationFetch, auth, random: () => 0, ...extra });
 }
 
 function tokenOf(preview: ReturnType<ReturnType<typeof client>['preview']>): string {

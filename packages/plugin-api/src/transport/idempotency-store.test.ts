@@ -1,8 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { closedPort, failureOf, json, serve, type TestServer } from '../../test/operation-server.js';
+import { checkedClient, closedPort, failureOf, json, serve, type TestServer } from '../../test/operation-server.js';
 import type { PluginStore } from '../store.js';
 import { memoryIdempotencyStore, pluginStoreIdempotency, type IdempotencyStore } from './idempotency-store.js';
-import { createOperationClient } from './operation-client.js';
 import { directOperationFetch } from './operation-fetch.js';
 import type { OperationDescriptor, OperationDiagnostic } from './operation-types.js';
 
@@ -57,7 +56,7 @@ describe('idempotency policies', () => {
       json(response, 201, {});
     });
     servers.push(api);
-    const client = createOperationClient({ operations: [charge(api.url, { policy: 'auto' })], fetch: directOperationFetch, idempotency: store });
+    const client = checkedClient({ operations: [charge(api.url, { policy: 'auto' })], fetch: directOperationFetch, idempotency: store });
     await client.call('acme.charge', { body: { amount: 5 } }, { logicalId: 'order-7' });
     await client.call('acme.charge', { body: { amount: 5 } }, { logicalId: 'order-7' });
     await client.call('acme.charge', { body: { amount: 5 } }, { logicalId: 'order-8' });
@@ -71,7 +70,7 @@ describe('idempotency policies', () => {
     const api = await serve((_hit, response) => json(response, 201, {}));
     servers.push(api);
     const store: IdempotencyStore = memoryIdempotencyStore();
-    const client = createOperationClient({ operations: [charge(api.url, { policy: 'caller_owned' })], fetch: directOperationFetch, idempotency: store });
+    const client = checkedClient({ operations: [charge(api.url, { policy: 'caller_owned' })], fetch: directOperationFetch, idempotency: store });
     expect(failureOf(await client.call('acme.charge', { body: { amount: 5 } }))).toMatchObject({ category: 'VALIDATION_FAILED', code: 'IDEMPOTENCY_KEY_REQUIRED', failed_parameter: 'idempotencyKey', expected: 'UUIDv4 string' });
     const bad = failureOf(await client.call('acme.charge', { body: { amount: 5 } }, { idempotencyKey: 'replay-1' }));
     expect(bad).toMatchObject({ code: 'IDEMPOTENCY_KEY_INVALID', received_value: '[sensitive]' });
@@ -85,7 +84,7 @@ describe('idempotency policies', () => {
     const api = await serve((_hit, response) => json(response, 201, {}));
     servers.push(api);
     const plugin = mapStore();
-    const client = createOperationClient({ operations: [charge(api.url, { policy: 'caller_owned', persist: 'required' })], fetch: directOperationFetch, idempotency: pluginStoreIdempotency(plugin) });
+    const client = checkedClient({ operations: [charge(api.url, { policy: 'caller_owned', persist: 'required' })], fetch: directOperationFetch, idempotency: pluginStoreIdempotency(plugin) });
     await client.call('acme.charge', { body: { amount: 5 } }, { idempotencyKey: '9f1c2b3a-4d5e-4f60-8a7b-6c5d4e3f2a1b', logicalId: 'order-1' });
     expect(plugin.entries.size).toBe(0);
     expect(failureOf(await client.call('acme.charge', { body: { amount: 5 } }, { logicalId: 'order-1' })).code).toBe('IDEMPOTENCY_KEY_REQUIRED');
@@ -95,7 +94,7 @@ describe('idempotency policies', () => {
     const api = await serve((_hit, response) => json(response, 201, {}));
     servers.push(api);
     const broken: IdempotencyStore = { get: () => undefined, put: () => { throw new Error('database is locked'); } };
-    const result = await createOperationClient({ operations: [charge(api.url, { policy: 'auto' })], fetch: directOperationFetch, idempotency: broken }).call('acme.charge', { body: { amount: 5 } });
+    const result = await checkedClient({ operations: [charge(api.url, { policy: 'auto' })], fetch: directOperationFetch, idempotency: broken }).call('acme.charge', { body: { amount: 5 } });
     expect(failureOf(result)).toMatchObject({ category: 'INTERNAL', operation: 'acme.charge' });
     expect(api.hits).toHaveLength(0);
   });
@@ -107,7 +106,7 @@ describe('idempotency policies', () => {
     servers.push(api);
     const port = await closedPort();
     const operations = [charge(api.url, { policy: 'caller_owned' }), { ...charge(`http://127.0.0.1:${port}`, { policy: 'auto' }), id: 'acme.chargeDown' }];
-    const client = createOperationClient({ operations, fetch: directOperationFetch, onDiagnostic: (event) => events.push(event) });
+    const client = checkedClient({ operations, fetch: directOperationFetch, onDiagnostic: (event) => events.push(event) });
     const args = { body: { amount: 5, card: '4242424242424242' } };
     const outputs = [
       await client.call('acme.charge', args, { idempotencyKey: key }),

@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { failureOf, json, serve, type TestServer } from '../../test/operation-server.js';
-import { createOperationClient } from './operation-client.js';
+import { checkedClient, failureOf, json, serve, type TestServer } from '../../test/operation-server.js';
 import { directOperationFetch } from './operation-fetch.js';
 import type { OperationDescriptor } from './operation-types.js';
 
@@ -29,7 +28,7 @@ const watch = (base: string, path = 'events'): OperationDescriptor => ({ id: 'ac
 describe('open', () => {
   it('retries before the first byte, then hands the event stream over unread, past the attempt timeout', async () => {
     const api = await events(true, 1500);
-    const client = createOperationClient({ operations: [watch(api.url)], fetch: directOperationFetch, timeoutMs: 1000 });
+    const client = checkedClient({ operations: [watch(api.url)], fetch: directOperationFetch, timeoutMs: 1000 });
     const opened = await client.open('acme.watch', {});
     expect(opened).toMatchObject({ ok: true, status: 200, attempts: 2 });
     const text = opened.ok ? await opened.response.text() : '';
@@ -39,21 +38,21 @@ describe('open', () => {
 
   it('sends Last-Event-ID when resuming', async () => {
     const api = await events(false);
-    const opened = await createOperationClient({ operations: [watch(api.url)], fetch: directOperationFetch }).open('acme.watch', {}, { lastEventId: '7' });
+    const opened = await checkedClient({ operations: [watch(api.url)], fetch: directOperationFetch }).open('acme.watch', {}, { lastEventId: '7' });
     expect(opened.ok && (await opened.response.text())).toContain('id: 8\n');
     expect(api.hits[0]?.headers['last-event-id']).toBe('7');
   });
 
   it('refuses a success that is not an event stream', async () => {
     const api = await events(false);
-    const opened = await createOperationClient({ operations: [watch(api.url, 'plain')], fetch: directOperationFetch }).open('acme.watch', {});
+    const opened = await checkedClient({ operations: [watch(api.url, 'plain')], fetch: directOperationFetch }).open('acme.watch', {});
     expect(failureOf(opened)).toMatchObject({ category: 'UNEXPECTED_RESPONSE', code: 'RESPONSE_INVALID', http_status: 200 });
   });
 
   it('holds a destructive stream to the confirmation rule', async () => {
     const api = await events(false);
     const purge = { ...watch(api.url), id: 'acme.purge', method: 'POST', tier: 'destructive' as const };
-    const client = createOperationClient({ operations: [purge], fetch: directOperationFetch });
+    const client = checkedClient({ operations: [purge], fetch: directOperationFetch });
     expect(failureOf(await client.open('acme.purge', {})).code).toBe('CONFIRMATION_TOKEN_REQUIRED');
     expect(api.hits).toHaveLength(0);
   });

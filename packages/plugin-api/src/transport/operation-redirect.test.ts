@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { failureOf, json, serve, type TestServer } from '../../test/operation-server.js';
-import { createOperationClient } from './operation-client.js';
+import { checkedClient, failureOf, json, serve, type TestServer } from '../../test/operation-server.js';
 import { directOperationFetch } from './operation-fetch.js';
 import type { OperationDescriptor } from './operation-types.js';
 
@@ -33,7 +32,7 @@ const auth = { headers: () => Promise.resolve([['Authorization', 'Bearer t0ken']
 describe('redirects', () => {
   it('follows a same-origin redirect on a read, credentials kept', async () => {
     const api = await server((hit, response) => (hit.url === '/old' ? redirect(response, 301, '/new') : json(response, 200, { at: hit.url })));
-    const ops = createOperationClient({ operations: [operation(api.url, 'GET', 'read')], fetch: directOperationFetch, auth });
+    const ops = checkedClient({ operations: [operation(api.url, 'GET', 'read')], fetch: directOperationFetch, auth });
     expect(await ops.call('acme.get', { path: 'old' })).toMatchObject({ ok: true, value: { at: '/new' } });
     expect(api.hits.map((hit) => hit.headers.authorization)).toEqual(['Bearer t0ken', 'Bearer t0ken']);
   });
@@ -41,7 +40,7 @@ describe('redirects', () => {
   it('does not follow a cross-origin redirect on a read, so the credential never reaches the other origin', async () => {
     const other = await server((_hit, response) => json(response, 200, {}));
     const api = await server((_hit, response) => redirect(response, 302, `${other.url.replace('127.0.0.1', 'localhost')}/x?token=abc`));
-    const ops = createOperationClient({ operations: [operation(api.url, 'GET', 'read')], fetch: directOperationFetch, auth });
+    const ops = checkedClient({ operations: [operation(api.url, 'GET', 'read')], fetch: directOperationFetch, auth });
     const envelope = failureOf(await ops.call('acme.get', { path: 'a' }));
     expect(envelope).toMatchObject({ category: 'UNEXPECTED_RESPONSE', code: 'REDIRECT_NOT_FOLLOWED', http_status: 302 });
     expect(envelope.remediation).not.toContain('token=abc');
@@ -50,14 +49,14 @@ describe('redirects', () => {
 
   it('stops a read after five same-origin redirects', async () => {
     const api = await server((_hit, response) => redirect(response, 307, `/hop${api.hits.length}`));
-    const ops = createOperationClient({ operations: [operation(api.url, 'GET', 'read')], fetch: directOperationFetch });
+    const ops = checkedClient({ operations: [operation(api.url, 'GET', 'read')], fetch: directOperationFetch });
     expect(failureOf(await ops.call('acme.get', { path: 'start' }))).toMatchObject({ code: 'TOO_MANY_REDIRECTS' });
     expect(api.hits).toHaveLength(6);
   });
 
   it('never follows a redirect on a mutation: 307 is a definite refusal, 303 an unknown outcome', async () => {
     const api = await server((hit, response) => redirect(response, hit.url === '/see' ? 303 : 307, '/elsewhere'));
-    const ops = createOperationClient({ operations: [operation(api.url, 'POST', 'mutate')], fetch: directOperationFetch });
+    const ops = checkedClient({ operations: [operation(api.url, 'POST', 'mutate')], fetch: directOperationFetch });
     expect(failureOf(await ops.call('acme.post', { path: 'moved' }))).toMatchObject({ category: 'UNEXPECTED_RESPONSE', code: 'REDIRECT_NOT_FOLLOWED', http_status: 307 });
     expect(failureOf(await ops.call('acme.post', { path: 'see' }))).toMatchObject({ category: 'OUTCOME_UNKNOWN', http_status: 303 });
     expect(api.hits.map((hit) => hit.url)).toEqual(['/moved', '/see']);

@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { json, serve, type TestServer } from '../../test/operation-server.js';
+import { checkedClient, json, serve, type TestServer } from '../../test/operation-server.js';
 import { EnvelopeError } from '../envelope.js';
-import { createOperationClient } from './operation-client.js';
 import { directOperationFetch } from './operation-fetch.js';
 import { encodeRfc3986, renderRequest } from './operation-request.js';
 import type { AuthProvider, OperationDescriptor } from './operation-types.js';
@@ -39,7 +38,7 @@ describe('request rendering', () => {
     const api = await serve((hit, response) => json(response, 200, { got: hit.body, type: hit.headers['content-type'] }));
     servers.push(api);
     const login: OperationDescriptor = { id: 'acme.login', method: 'POST', url: `${api.url}/login`, params: [], body: { required: true, mediaType: 'application/x-www-form-urlencoded' }, tier: 'mutate' };
-    const result = await createOperationClient({ operations: [login], fetch: directOperationFetch }).call('acme.login', { body: { user: 'a b', scope: ['r', 'w'] } });
+    const result = await checkedClient({ operations: [login], fetch: directOperationFetch }).call('acme.login', { body: { user: 'a b', scope: ['r', 'w'] } });
     expect(result).toMatchObject({ ok: true, value: { got: 'user=a+b&scope=r&scope=w', type: 'application/x-www-form-urlencoded' } });
   });
 
@@ -55,11 +54,11 @@ describe('request rendering', () => {
     const api = await serve((hit, response) => (hit.headers.authorization === 'Bearer new' ? json(response, 200, { ok: 1 }) : json(response, 401, { error: 'expired' })));
     servers.push(api);
     const op: OperationDescriptor = { id: 'acme.me', method: 'GET', url: `${api.url}/me`, params: [], tier: 'read' };
-    expect(await createOperationClient({ operations: [op], fetch: directOperationFetch, auth }).call('acme.me', {})).toMatchObject({ ok: true, value: { ok: 1 } });
+    expect(await checkedClient({ operations: [op], fetch: directOperationFetch, auth }).call('acme.me', {})).toMatchObject({ ok: true, value: { ok: 1 } });
     expect(api.hits.map((hit) => hit.headers.authorization)).toEqual(['Bearer old', 'Bearer new']);
     token = 'stale';
     const stuck = { ...auth, unauthorized: () => Promise.resolve(true) };
-    const failed = await createOperationClient({ operations: [op], fetch: directOperationFetch, auth: stuck }).call('acme.me', {});
+    const failed = await checkedClient({ operations: [op], fetch: directOperationFetch, auth: stuck }).call('acme.me', {});
     expect(failed).toMatchObject({ ok: false, envelope: { category: 'AUTH_FAILED', http_status: 401 } });
     expect(api.hits).toHaveLength(4);
   });
@@ -69,13 +68,13 @@ describe('request rendering', () => {
     servers.push(api);
     const op: OperationDescriptor = { id: 'acme.me', method: 'GET', url: `${api.url}/me`, params: [], tier: 'read' };
     const auth: AuthProvider = { headers: () => Promise.reject(new EnvelopeError({ category: 'AUTH_FAILED', code: 'OAUTH_NO_TOKEN', remediation: 'Authorize first.' })) };
-    const result = await createOperationClient({ operations: [op], fetch: directOperationFetch, auth }).call('acme.me', {});
+    const result = await checkedClient({ operations: [op], fetch: directOperationFetch, auth }).call('acme.me', {});
     expect(result).toMatchObject({ ok: false, envelope: { category: 'AUTH_FAILED', code: 'OAUTH_NO_TOKEN', operation: 'acme.me' } });
     expect(api.hits).toHaveLength(0);
   });
 
   it('refuses an unknown operation id', async () => {
-    const result = await createOperationClient({ operations: [search], fetch: directOperationFetch }).call('acme.nope', {});
+    const result = await checkedClient({ operations: [search], fetch: directOperationFetch }).call('acme.nope', {});
     expect(result).toMatchObject({ ok: false, envelope: { category: 'VALIDATION_FAILED', code: 'OPERATION_UNKNOWN', expected: 'one of: acme.search' } });
   });
 });

@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { closedPort, failureOf, json, serve, type TestServer } from '../../test/operation-server.js';
-import { createOperationClient } from './operation-client.js';
+import { checkedClient, closedPort, failureOf, json, serve, type TestServer } from '../../test/operation-server.js';
 import { directOperationFetch } from './operation-fetch.js';
 import type { OperationClientOptions, OperationDescriptor, OperationDiagnostic } from './operation-types.js';
 
@@ -36,7 +35,7 @@ const createPet = (base: string, extra: Partial<OperationDescriptor> = {}): Oper
 
 function client(operations: OperationDescriptor[], extra: Partial<OperationClientOptions> = {}) {
   const events: OperationDiagnostic[] = [];
-  const made = createOperationClient({ operations, fetch: directOperationFetch, random: () => 0, retry: { baseMs: 10 }, onDiagnostic: (event) => events.push(event), ...extra });
+  const made = checkedClient({ operations, fetch: directOperationFetch, random: () => 0, retry: { baseMs: 10 }, onDiagnostic: (event) => events.push(event), ...extra });
   return Object.assign(made, { events });
 }
 

@@ -220,6 +220,12 @@ describe('mutations with a key', () => {
     expect(api.hits.map((hit) => hit.headers['x-request-key'])).toEqual([key, key, key]);
   });
 
+  it('stays OUTCOME_UNKNOWN when an attempt may have been applied and the repeat is refused', async () => {
+    const api = await server((_hit, response, request) => (api.hits.length === 1 ? request.socket.destroy() : json(response, 429, {}, { 'retry-after': '600' })));
+    const result = await client([createPet(api.url, { idempotency: { policy: 'auto' } })]).call('acme.createPet', { body: { name: 'rex' } });
+    expect(failureOf(result)).toMatchObject({ category: 'OUTCOME_UNKNOWN', retryable: 'same_key_only', http_status: 429, trace: { attempts: 2 } });
+  });
+
   it('sends the SHA-256 of the canonical arguments as a content_hash key, whatever the key order', async () => {
     const api = await server((_hit, response) => json(response, 201, {}));
     const ops = client([createPet(api.url, { idempotency: { policy: 'content_hash' } })]);

@@ -48,6 +48,8 @@ export async function sendOperation(plan: SendPlan): Promise<SendResult> {
   const safe = !plan.mutation || plan.protection !== undefined;
   let refreshed = false;
   let sent = 0;
+  // A mutation one attempt may have applied stays unknown, however a later repeat fails.
+  let unknown: Envelope | undefined;
   for (let attempt = 1; ; attempt++) {
     if (plan.signal.aborted) return { ok: false, envelope: cancelled(plan, sent) };
     let credentials: readonly (readonly [string, string])[];
@@ -78,10 +80,23 @@ export async function sendOperation(plan: SendPlan): Promise<SendResult> {
     const judged = judge(ended, plan, sent);
     if ('value' in judged) return { ok: true, ...judged, attempts: sent };
     const delay = safe && judged.transient ? nextDelay(judged.envelope, attempt, plan) : undefined;
-    if (delay === undefined) return { ok: false, envelope: concealed({ ...judged.envelope, trace: { attempts: sent } }, plan.conceal) };
+    if (delay === undefined) return { ok: false, envelope: concealed({ ...finalFailure(judged.envelope, unknown, plan, sent), trace: { attempts: sent } }, plan.conceal) };
+    if (judged.envelope.category === 'OUTCOME_UNKNOWN') unknown ??= judged.envelope;
     plan.diagnose({ type: 'retry', operation: plan.operation.id, attempt: sent + 1, delayMs: delay, reason: judged.envelope.code ?? judged.envelope.category });
     if (!(await pause(delay, plan.signal))) return { ok: false, envelope: cancelled(plan, sent) };
   }
+}
+
+/** The last attempt's failure, unless an earlier attempt of the mutation may have been applied: then that stays the news. */
+function finalFailure(last: Envelope, unknown: Envelope | undefined, plan: SendPlan, attempts: number): Envelope {
+  if (unknown === undefined || last.category === 'OUTCOME_UNKNOWN' || last.category === 'CANCELLED') return last;
+  const how = last.http_status === null ? (last.code ?? last.category) : `HTTP ${last.http_status}`;
+  return unknownOutcomeEnvelope(plan.operation, {
+    ...plan,
+    attempts,
+    ...(last.http_status === null ? {} : { http_status: last.http_status }),
+    reason: `an earlier attempt may have reached the server, and the repeat failed (${how})`,
+  });
 }
 
 /** The envelope with every text that may repeat a server's words concealed. */

@@ -24,11 +24,9 @@ export function encodeRfc3986(value: string): string {
  * read REDACTED (unencoded, so a person can see where they were): the rendering previews show.
  */
 export function renderRequest(operation: OperationDescriptor, args: CallArgs, redact = false): RenderedRequest {
-  const shown = (name: string, value: unknown): string => {
-    const param = operation.params.find((candidate) => candidate.name === name);
-    return redact && param !== undefined && isSensitiveParam(operation, param) ? REDACTED : String(value);
-  };
-  const encode = (name: string, value: unknown): string => (redact && shown(name, value) === REDACTED ? REDACTED : encodeRfc3986(String(value)));
+  const hidden = new Set(redact ? operation.params.filter((param) => isSensitiveParam(operation, param)).map((param) => param.name) : []);
+  const shown = (name: string, value: unknown): string => (hidden.has(name) ? REDACTED : String(value));
+  const encode = (name: string, value: unknown): string => (hidden.has(name) ? REDACTED : encodeRfc3986(String(value)));
   const [template = '', fixedQuery] = operation.url.split('?', 2);
   const path = template.replace(/\{([^{}]+)\}/g, (whole, name: string) => (args[name] === undefined ? whole : encode(name, args[name])));
   const query: string[] = fixedQuery === undefined || fixedQuery === '' ? [] : [fixedQuery];

@@ -3,7 +3,7 @@ import { checkedClient, json, serve, type TestServer } from '../../test/operatio
 import { EnvelopeError } from '../envelope.js';
 import { directOperationFetch } from './operation-fetch.js';
 import { encodeRfc3986, renderRequest } from './operation-request.js';
-import type { AuthProvider, OperationDescriptor } from './operation-types.js';
+import type { AuthProvider, OperationDescriptor, OperationDiagnostic } from './operation-types.js';
 
 const servers: TestServer[] = [];
 afterEach(async () => {
@@ -71,6 +71,17 @@ describe('request rendering', () => {
     const result = await checkedClient({ operations: [op], fetch: directOperationFetch, auth }).call('acme.me', {});
     expect(result).toMatchObject({ ok: false, envelope: { category: 'AUTH_FAILED', code: 'OAUTH_NO_TOKEN', operation: 'acme.me' } });
     expect(api.hits).toHaveLength(0);
+  });
+
+  it('shows sensitive parameters redacted in diagnostics while sending them', async () => {
+    const api = await serve((_hit, response) => json(response, 200, {}));
+    servers.push(api);
+    const op: OperationDescriptor = { id: 'acme.find', method: 'GET', url: `${api.url}/find`, params: [{ name: 'token', in: 'query', required: true, sensitive: true }], tier: 'read' };
+    const events: OperationDiagnostic[] = [];
+    await checkedClient({ operations: [op], fetch: directOperationFetch, onDiagnostic: (event) => events.push(event) }).call('acme.find', { token: 'tok-secret' });
+    expect(api.hits[0]?.url).toBe('/find?token=tok-secret');
+    expect(events[0]).toMatchObject({ type: 'request', url: `${api.url}/find?token=<redacted>` });
+    expect(JSON.stringify(events)).not.toContain('tok-secret');
   });
 
   it('refuses an unknown operation id', async () => {

@@ -82,7 +82,7 @@ function checkVersion(document: Record<string, unknown>, file: string): void {
 async function validated(document: Record<string, unknown>, folder: string, file: string): Promise<void> {
   // validate() dereferences in place: give it a copy and read the code frame's line against that copy.
   const copy = structuredClone(document);
-  const result = await validate(copy, parserOptions(folder, file));
+  const result = await validate(copy as never, parserOptions(folder, file));
   if (result.valid) return;
   const first = result.errors[0]?.message ?? 'invalid document';
   const line = markedLine(first);

@@ -28,6 +28,8 @@ export const OpenApiErrorCode = {
   OPENAPI_API_UNKNOWN: 'NOT_FOUND',
   /** `nodwyn openapi` or `nodwyn mock` was called with a missing or malformed argument. */
   OPENAPI_USAGE: 'VALIDATION_FAILED',
+  /** A request carries a secret handle and no egress plugin is loaded to substitute it. */
+  OPENAPI_SENDER_MISSING: 'PRECONDITION_FAILED',
   /** The mock could not listen (port in use, permissions). */
   MOCK_LISTEN_FAILED: 'PRECONDITION_FAILED',
   /** A fault injection spec cannot be parsed. */

@@ -1,0 +1,57 @@
+import type { AuthProvider, OperationDescriptor } from '@nodwyn/plugin-api/transport';
+import type { LoadedApi } from './api-load.js';
+import type { JsonObject } from './schema-refs.js';
+import { deref } from './schema-refs.js';
+
+type Header = readonly [string, string];
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The header one security scheme adds with the keychain handle the person configured for it, or
+ * undefined when nodwyn cannot carry it: the egress sender substitutes handles in header values only, so
+ * an apiKey in a query or cookie is not supported, and OAuth2 needs the OAuth provider (docs/openapi.md, "Auth").
+ */
+function schemeHeader(scheme: unknown, handle: string): Header | undefined {
+  if (!isObject(scheme)) return undefined;
+  const value = `{{${handle}}}`;
+  if (scheme.type === 'apiKey' && scheme.in === 'header' && typeof scheme.name === 'string') return [scheme.name, value];
+  if (scheme.type === 'http' && typeof scheme.scheme === 'string') {
+    const kind = scheme.scheme.toLowerCase();
+    if (kind === 'bearer') return ['Authorization', `Bearer ${value}`];
+    // The secret holds base64(user:password): a handle is substituted whole, never encoded by the sender.
+    if (kind === 'basic') return ['Authorization', `Basic ${value}`];
+  }
+  return undefined;
+}
+
+/**
+ * An auth provider from the document's security schemes and the person's `auth` table (scheme name →
+ * `secret:NAME`): for each operation, the first of its security requirements whose every scheme has a
+ * configured, supported credential. Headers carry handles; values are substituted at the last hop, and
+ * only where the binding table binds the secret's class to the destination (docs/architecture.md §6).
+ */
+export function apiAuth(api: LoadedApi): AuthProvider {
+  const components = isObject(api.document.components) ? api.document.components : {};
+  const schemes = isObject(components.securitySchemes) ? components.securitySchemes : {};
+  const byOperation = new Map<string, Header[]>();
+  for (const op of api.operations) {
+    for (const requirement of op.security) {
+      const headers = Object.keys(requirement).map((name) => {
+        const handle = api.auth[name];
+        return handle === undefined ? undefined : schemeHeader(deref(api.document, schemes[name]), handle);
+      });
+      if (headers.every((h): h is Header => h !== undefined)) {
+        byOperation.set(op.descriptor.id, headers);
+        break;
+      }
+    }
+  }
+  const headersOf = (operation: OperationDescriptor): readonly Header[] => byOperation.get(operation.id) ?? [];
+  return {
+    headers: async (operation) => headersOf(operation),
+    describe: headersOf,
+  };
+}

@@ -30,7 +30,8 @@ export function terminalConfirmer(): Confirmer {
     async confirm(request) {
       const args = JSON.stringify(request.args);
       const shown = args.length > 300 ? `${args.slice(0, 300)}…` : args;
-      const granted = await askYesNo(forTerminal(`\nnodwyn: ${request.reason}.\n  ${request.name} ${shown}\nAllow?`));
+      const effects = (request.effects ?? []).map((effect) => `\n  • ${effect}`).join('');
+      const granted = await askYesNo(forTerminal(`\nnodwyn: ${request.reason}.\n  ${request.name} ${shown}${effects}\nAllow?`));
       return { granted, by: 'terminal' };
     },
   };

@@ -113,6 +113,8 @@ export interface ConfirmationRequest {
   readonly signal?: AbortSignal;
   /** For egress questions: each secret class and where it would go. */
   readonly subjects?: readonly ConfirmationSubject[];
+  /** What the call would do, one line each (`PrimitiveDefinition.preview`), for the person to see first. */
+  readonly effects?: readonly string[];
 }
 
 /**

@@ -96,6 +96,12 @@ export interface PrimitiveDefinition<I = unknown> {
   readonly egress?: boolean;
   /** The requests a call will send, for the egress stage to check before it runs. */
   readonly egressTargets?: (args: I) => readonly EgressTarget[];
+  /**
+   * What a call would do, for the person asked to confirm it (a destructive or irreversible call, or one
+   * a stage wants confirmed): one short line per effect, e.g. the request it sends and what the API's
+   * manifest says it changes. The guard shows them with the question; a preview that throws shows none.
+   */
+  readonly preview?: (args: I) => { readonly effects: readonly string[] };
   /** Default timeout of one call, in milliseconds. */
   readonly timeoutMs?: number;
   readonly handler: (args: I, context: PrimitiveCallContext) => Promise<ToolResult> | ToolResult;

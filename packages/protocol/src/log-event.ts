@@ -100,7 +100,8 @@ export const EventPayloads = {
   /**
    * A call waits for a person. `effect` is what an "always" answer would cover (docs/architecture.md §9);
    * `security` questions (a secret leaving for an unbound place) are never answered by "always" or `--yes`.
-   * For egress, `subjects` name each secret's class and destination, never a value.
+   * For egress, `subjects` name each secret's class and destination, never a value. `effects` says what the
+   * call would do, a line each, from the primitive's preview (credentials and sensitive fields redacted).
    */
   'confirmation.requested': z.object({
     call_id: z.string(),
@@ -110,6 +111,7 @@ export const EventPayloads = {
     effect: z.string(),
     security: z.boolean().optional(),
     subjects: z.array(z.object({ class: z.string(), destination: z.string() })).optional(),
+    effects: z.array(z.string()).optional(),
   }),
   /** How a confirmation ended: `by` is who answered (a client id, `approval`, `--yes`, `nobody`, `cancel`). */
   'confirmation.decided': z.object({

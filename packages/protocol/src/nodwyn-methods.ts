@@ -90,6 +90,8 @@ export const ConfirmationRequestedSchema = z.object({
   reason: z.string(),
   security: z.boolean(),
   options: z.array(PermissionOptionSchema),
+  /** What the call would do, a line each, for the person to read before answering. */
+  effects: z.array(z.string()).optional(),
 });
 /** A call waiting for a person, as every attached client is told. */
 export type ConfirmationRequested = z.infer<typeof ConfirmationRequestedSchema>;

@@ -92,6 +92,7 @@ export class ConfirmationBroker {
       reason: request.reason,
       security,
       options: optionsFor(security),
+      ...(request.effects ? { effects: [...request.effects] } : {}),
     };
     return new Promise<ConfirmationAnswer>((resolve) => {
       const withdraw = new AbortController();
@@ -102,9 +103,17 @@ export class ConfirmationBroker {
       audience.tell(question);
       const permission: RequestPermissionRequest = {
         sessionId: this.sessionId,
-        toolCall: { toolCallId: question.toolCallId, title: call?.title ?? request.name, kind: call?.kind ?? 'other', status: 'pending', rawInput: request.args },
+        toolCall: {
+          toolCallId: question.toolCallId,
+          title: call?.title ?? request.name,
+          kind: call?.kind ?? 'other',
+          status: 'pending',
+          rawInput: request.args,
+          // An editor shows the tool call's content with the question: the effects, a line each.
+          ...(request.effects ? { content: [{ type: 'content', content: { type: 'text', text: request.effects.join('\n') } }] } : {}),
+        },
         options: question.options,
-        _meta: { nodwyn: { callId: request.callId, tier: request.tier, reason: request.reason, security, effect: request.effect, ...(request.subjects ? { subjects: request.subjects } : {}) } },
+        _meta: { nodwyn: { callId: request.callId, tier: request.tier, reason: request.reason, security, effect: request.effect, ...(request.subjects ? { subjects: request.subjects } : {}), ...(request.effects ? { effects: request.effects } : {}) } },
       };
       audience.ask(permission, withdraw.signal).then(
         (response) => {

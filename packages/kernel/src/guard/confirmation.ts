@@ -25,6 +25,8 @@ export interface Question {
   readonly subjects: readonly ConfirmationSubject[];
   /** What an "always" answer covers; computed only when a person is asked. */
   readonly effect: () => string;
+  /** What the call would do, one line each (the primitive's preview); computed only when a person is asked. */
+  readonly effects?: () => readonly string[] | undefined;
   /** The call's abort signal: a cancel while waiting decides the question. */
   readonly signal: AbortSignal | undefined;
 }
@@ -69,7 +71,9 @@ export async function decide(question: Question, deps: QuestionDeps): Promise<De
     return remembered === 'granted' ? { ok: true } : { ok: false, envelope: refusedEnvelope(call, effect) };
   }
   const subjects = question.subjects.length > 0 ? { subjects: question.subjects } : {};
-  deps.record('confirmation.requested', { tier: call.tier, reason, effect, ...(security ? { security } : {}), ...subjects });
+  const lines = question.effects?.();
+  const effects = lines ? { effects: lines } : {};
+  deps.record('confirmation.requested', { tier: call.tier, reason, effect, ...(security ? { security } : {}), ...subjects, ...effects });
   const request: ConfirmationRequest = {
     session: call.session,
     callId: call.id,
@@ -81,6 +85,7 @@ export async function decide(question: Question, deps: QuestionDeps): Promise<De
     ...(security ? { security } : {}),
     ...(question.signal ? { signal: question.signal } : {}),
     ...subjects,
+    ...effects,
   };
   const answer = await ask(confirmer, request, question.signal);
   deps.record('confirmation.decided', { granted: answer.granted, by: answer.by, ...(answer.option ? { option: answer.option } : {}) });

@@ -33,3 +33,23 @@ export function exactEffect(name: string, args: unknown): string {
   }
   return `${name}:${createHash('sha256').update(text).digest('hex')}`;
 }
+
+/** Most effect lines shown with one question, and the longest line kept. */
+const MAX_EFFECTS = 12;
+const MAX_EFFECT_LINE = 300;
+
+/**
+ * What the call would do, for the person asked (`PrimitiveDefinition.preview`): short lines, cut and
+ * counted. A preview that throws or answers something else shows nothing; the question is asked anyway.
+ */
+export function effectsOf(primitive: RegisteredPrimitive, args: unknown): readonly string[] | undefined {
+  if (!primitive.preview) return undefined;
+  try {
+    const effects = primitive.preview(args)?.effects;
+    if (!Array.isArray(effects)) return undefined;
+    const lines = effects.filter((line): line is string => typeof line === 'string' && line.length > 0).slice(0, MAX_EFFECTS);
+    return lines.length > 0 ? lines.map((line) => (line.length > MAX_EFFECT_LINE ? `${line.slice(0, MAX_EFFECT_LINE - 1)}…` : line)) : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -26,7 +26,7 @@ import { collect, Denied, egressTargets, mergeTags, modelToolAsHostCall, stageFa
 import { isPromise } from './is-promise.js';
 import type { Approvals } from './approvals.js';
 import { decide } from './confirmation.js';
-import { effectOf } from './effect.js';
+import { effectOf, effectsOf } from './effect.js';
 import { planRequired, tierVerdict } from './policy.js';
 import type { StageSet } from './stage-set.js';
 import { STRIKE_EVENT, strikesEnvelope, withheldEnvelope, type Strikes } from './strikes.js';
@@ -170,8 +170,9 @@ export class Guard {
     if (call.tier === 'irreversible' && request.planApproved === false) throw new Denied('policy', planRequired(call));
     let effect: string | undefined;
     const effectOfCall = (): string => (effect ??= effectOf(primitive, call.args, this.deps.workspace));
+    const effectsOfCall = (): readonly string[] | undefined => effectsOf(primitive, call.args);
     for (const slot of CHECK_SLOTS) {
-      if (slot === 'policy' || this.deps.stages.of(slot).length > 0) await this.#checkSlot(slot, call, request, effectOfCall);
+      if (slot === 'policy' || this.deps.stages.of(slot).length > 0) await this.#checkSlot(slot, call, request, effectOfCall, effectsOfCall);
     }
     const signal = request.signal ?? new AbortController().signal;
     const context = {
@@ -247,7 +248,13 @@ export class Guard {
     return TIERS.indexOf(tier) >= 0 && TIERS.indexOf(tier) <= TIERS.indexOf(declared) ? tier : declared;
   }
 
-  async #checkSlot(slot: (typeof CHECK_SLOTS)[number], call: GuardCall, request: ApplyRequest, effect: () => string): Promise<void> {
+  async #checkSlot(
+    slot: (typeof CHECK_SLOTS)[number],
+    call: GuardCall,
+    request: ApplyRequest,
+    effect: () => string,
+    effects: () => readonly string[] | undefined = () => undefined,
+  ): Promise<void> {
     const reasons: string[] = [];
     const subjects: ConfirmationSubject[] = [];
     let otherwise: Envelope | undefined;
@@ -278,7 +285,7 @@ export class Guard {
     }
     if (reasons.length === 0) return;
     const decision = await decide(
-      { call, reasons, confirmer: request.confirmer, otherwise, security, subjects, effect, signal: request.signal },
+      { call, reasons, confirmer: request.confirmer, otherwise, security, subjects, effect, effects, signal: request.signal },
       {
         approvals: this.deps.approvals,
         record: (type, fields) => this.#log(request, call.id, type, fields),

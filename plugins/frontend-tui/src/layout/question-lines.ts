@@ -14,6 +14,7 @@ export function questionLines(question: Question, width: number, more: number): 
   if (question.tier) why.push({ text: question.tier, style: { fg: tone } });
   if (question.reason) why.push({ text: `${why.length > 0 ? ' · ' : ''}${sanitize(question.reason)}` });
   if (why.length > 0) lines.push(...wrapSpans(why, width));
+  for (const effect of question.effects ?? []) lines.push(...wrapSpans([{ text: `• ${sanitize(effect)}` }], width));
   for (const subject of question.subjects ?? []) lines.push(...wrapSpans([{ text: `secret of class ${subject.class} → ${subject.destination}`, style: { fg: 'red' } }], width));
   const keys: Span[] = [];
   for (const { key, option } of optionKeys(question.options)) {

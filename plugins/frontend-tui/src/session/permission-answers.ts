@@ -7,6 +7,7 @@ interface PermissionMeta {
   readonly reason?: string;
   readonly security?: boolean;
   readonly subjects?: readonly { class: string; destination: string }[];
+  readonly effects?: readonly string[];
 }
 
 const CANCELLED: PermissionResponse = { outcome: { outcome: 'cancelled' } };
@@ -27,6 +28,7 @@ export function questionOf(request: PermissionRequest): Question {
     security: meta.security === true,
     options: request.options,
     ...(meta.subjects ? { subjects: meta.subjects } : {}),
+    ...(Array.isArray(meta.effects) ? { effects: meta.effects.filter((e) => typeof e === 'string') } : {}),
     asked: true,
   };
 }

@@ -18,6 +18,7 @@ function withQuestion(state: TuiState, question: Question): TuiState {
     reason: told.reason || asked.reason,
     security: told.security || asked.security,
     asked: told.asked || asked.asked,
+    ...((asked.effects ?? told.effects) ? { effects: asked.effects ?? told.effects } : {}),
   };
   return { ...state, questions: state.questions.map((q) => (q === existing ? merged : q)) };
 }

@@ -38,6 +38,8 @@ export interface Question {
   readonly options: PermissionRequest['options'];
   /** For a secret leaving: each secret's class and where it would go (never a value). */
   readonly subjects?: readonly { readonly class: string; readonly destination: string }[];
+  /** What the call would do, a line each (the primitive's preview). */
+  readonly effects?: readonly string[];
   /** True when this client was asked (`session/request_permission`) and answers through its handler. */
   readonly asked: boolean;
 }

@@ -76,6 +76,7 @@ export function questionView(question: ConfirmationRequested, onAnswer: (optionI
     { class: 'question', role: 'group', 'aria-label': `Confirmation for ${question.tool}` },
     h('div', { class: 'who' }, question.security ? 'Security question' : 'Confirmation', ` · ${question.tier}`),
     h('p', {}, h('code', {}, question.tool), ': ', question.reason),
+    question.effects && question.effects.length > 0 ? h('ul', { class: 'effects' }, ...question.effects.map((effect) => h('li', {}, effect))) : undefined,
     h('div', { class: 'actions' }, ...question.options.map((option) => h('button', { type: 'button', class: option.kind.startsWith('allow') ? '' : 'secondary', 'data-option': option.optionId, onClick: () => onAnswer(option.optionId) }, option.name))),
   );
 }

@@ -16,6 +16,8 @@ export interface MockRequest {
   readonly operation?: string;
   readonly idempotency_key?: string;
   readonly last_event_id?: string;
+  /** The Authorization header as received: tests check a credential arrived only where it is bound. */
+  readonly authorization?: string;
   /** sha256 (hex) of the body; undefined without one. */
   readonly body_sha256?: string;
 }
@@ -119,6 +121,7 @@ export async function startMock(options: MockOptions): Promise<MockServer> {
       ...('route' in match ? { operation: match.route.operationId } : {}),
       ...(typeof key === 'string' ? { idempotency_key: key } : {}),
       ...(typeof lastEventId === 'string' ? { last_event_id: lastEventId } : {}),
+      ...(request.headers.authorization ? { authorization: request.headers.authorization } : {}),
       ...(body.length > 0 ? { body_sha256: createHash('sha256').update(body).digest('hex') } : {}),
     });
     if (!('route' in match)) return json(response, match.status, { error: { code: match.status === 404 ? 'not_found' : 'method_not_allowed', message: match.message } });

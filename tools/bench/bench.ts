@@ -8,6 +8,7 @@ import { benchDist } from './dist-bench.js';
 import { benchGenerator } from './generator-bench.js';
 import { benchAppends, benchApply, benchWindow } from './kernel-bench.js';
 import { benchMemory } from './memory-bench.js';
+import { benchOpenApi } from './openapi-bench.js';
 import { benchPlugins } from './plugins-bench.js';
 import { benchRedact } from './redact-bench.js';
 import { benchSandboxes } from './sandbox-bench.js';
@@ -36,6 +37,7 @@ const GROUPS: Record<string, () => Row[] | Promise<Row[]>> = {
   context: () => benchContext(root, dir),
   plugins: () => benchPlugins(dir),
   generator: () => benchGenerator(root, dir),
+  openapi: () => benchOpenApi(dir),
 };
 
 const asked = process.argv.slice(2);

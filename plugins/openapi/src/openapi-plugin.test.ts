@@ -40,7 +40,7 @@ function sent(operation: string) {
 describe('OpenAPI operations as guarded tools against nodwyn mock', () => {
   it('offers one tool per operation with tiers from the methods and x-agent', () => {
     const tools = new Map(t.kernel.primitives.list().filter((p) => p.owner === '@nodwyn/plugin-openapi').map((p) => [p.name, p]));
-    expect([...tools.keys()].sort()).toEqual(['pets_create_order', 'pets_create_pet', 'pets_delete_pet', 'pets_get_job', 'pets_get_pet', 'pets_list_pets', 'pets_start_job', 'pets_stream_events']);
+    expect([...tools.keys()].sort()).toEqual(['pets_create_order', 'pets_create_pet', 'pets_delete_pet', 'pets_get_job', 'pets_get_pet', 'pets_list_pets', 'pets_start_job']);
     expect(tools.get('pets_get_pet')).toMatchObject({ tier: 'read', kind: 'fetch', egress: true });
     expect(tools.get('pets_delete_pet')).toMatchObject({ tier: 'destructive', kind: 'delete' });
     expect(tools.get('pets_create_pet')?.inputSchema).toMatchObject({ required: ['body'], properties: { body: { required: ['name'] } } });

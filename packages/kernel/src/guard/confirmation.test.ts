@@ -225,3 +225,30 @@ describe('approvals across processes and forks', () => {
     expect(asked.asked).toHaveLength(1);
   });
 });
+
+describe('effects shown with a question', () => {
+  it("shows the primitive's preview to the person and logs it with the question", async () => {
+    kernel = memoryKernel();
+    kernel.primitives.register('t', { ...run, preview: (args) => ({ effects: [`runs ${args.text}`, 'cannot be undone'] }) });
+    const session = kernel.sessions.create({ workspace: kernel.workspace });
+    const person = answering(true);
+    expect((await kernel.apply({ session, name: 'run', args: { text: 'rm x' }, origin: 'model', callId: 'c1', confirmer: person })).ok).toBe(true);
+    expect(person.asked[0]?.effects).toEqual(['runs rm x', 'cannot be undone']);
+    expect(confirmations(kernel, session)[0]).toEqual(['confirmation.requested', expect.objectContaining({ effects: ['runs rm x', 'cannot be undone'] })]);
+  });
+
+  it('still asks, without effects, when the preview throws', async () => {
+    kernel = memoryKernel();
+    kernel.primitives.register('t', {
+      ...run,
+      preview: () => {
+        throw new Error('broken preview');
+      },
+    });
+    const session = kernel.sessions.create({ workspace: kernel.workspace });
+    const person = answering(false);
+    expect((await kernel.apply({ session, name: 'run', args: { text: 'rm x' }, origin: 'model', callId: 'c1', confirmer: person })).ok).toBe(false);
+    expect(person.asked).toHaveLength(1);
+    expect(person.asked[0]?.effects).toBeUndefined();
+  });
+});

@@ -1,0 +1,90 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ElicitResultSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { callToolResult } from './call-result.js';
+import { elicitationConfirmer } from './elicitation-confirmer.js';
+import { progressTicker, PROGRESS_INTERVAL_MS } from './progress.js';
+import { listingKey, mcpTool } from './tool-listing.js';
+import type { McpToolHost, McpToolSession } from './tool-host.js';
+
+/** The server's name and version in `initialize`. */
+export interface McpServerInfo {
+  readonly name: string;
+  readonly version: string;
+}
+
+/** Tuning of one server; the defaults suit a person's client. */
+export interface McpServerOptions {
+  /** Between progress ticks of a running call. */
+  readonly progressIntervalMs?: number;
+  /** Between checks whether the tool list changed (tools that come and go: capabilities, MCP servers). */
+  readonly listCheckMs?: number;
+  /** How long a confirmation waits for the client's answer. */
+  readonly confirmTimeoutMs?: number;
+}
+
+const LIST_CHECK_MS = 5000;
+const CONFIRM_TIMEOUT_MS = 10 * 60_000;
+
+/**
+ * One MCP server for ONE connection (the SDK binds a server to one transport): `tools/list` lists the
+ * host's model-visible tools fresh each time, with honest annotations; `tools/call` runs the call in the
+ * connection's nodwyn session through the guard, confirmations as MCP elicitation when the client declared
+ * it, progress while it runs when the request carries a progress token, and the request's cancellation
+ * aborting it. When the listing changes after the client listed, it is told (`notifications/tools/
+ * list_changed`), checked after every call and every `listCheckMs`.
+ */
+export function createMcpServer(host: McpToolHost, info: McpServerInfo, options: McpServerOptions = {}): Server {
+  const server = new Server({ name: info.name, version: info.version }, { capabilities: { tools: { listChanged: true } } });
+  let session: McpToolSession | undefined;
+  let listed: string | undefined;
+  const client = (): string => server.getClientVersion()?.name ?? 'unknown client';
+
+  const checkListing = (): void => {
+    if (listed === undefined) return;
+    const now = listingKey(host.tools());
+    if (now === listed) return;
+    listed = now;
+    server.sendToolListChanged().catch(() => undefined);
+  };
+  const timer = setInterval(checkListing, options.listCheckMs ?? LIST_CHECK_MS);
+  timer.unref();
+  const closed = server.onclose;
+  server.onclose = () => {
+    clearInterval(timer);
+    closed?.();
+  };
+
+  server.setRequestHandler(ListToolsRequestSchema, () => {
+    const tools = host.tools();
+    listed = listingKey(tools);
+    return { tools: tools.map(mcpTool) };
+  });
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const { name, arguments: args } = request.params;
+    session ??= host.session({ name: client(), version: server.getClientVersion()?.version ?? '' });
+    const token = request.params._meta?.progressToken;
+    const stop =
+      token === undefined
+        ? () => undefined
+        : progressTicker(
+            (progress, message) => extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress, message } }),
+            name,
+            options.progressIntervalMs ?? PROGRESS_INTERVAL_MS,
+          );
+    const confirmer = server.getClientCapabilities()?.elicitation
+      ? elicitationConfirmer(
+          (params, signal) => extra.sendRequest({ method: 'elicitation/create', params }, ElicitResultSchema, { signal: signal ?? extra.signal, timeout: options.confirmTimeoutMs ?? CONFIRM_TIMEOUT_MS }),
+          client(),
+        )
+      : undefined;
+    try {
+      const result = await session.call({ name, args: args ?? {}, signal: extra.signal, ...(confirmer ? { confirmer } : {}) });
+      return callToolResult(result);
+    } finally {
+      stop();
+      checkListing();
+    }
+  });
+  return server;
+}

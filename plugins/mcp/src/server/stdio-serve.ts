@@ -1,0 +1,58 @@
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { Readable, Writable } from 'node:stream';
+import { createMcpServer, type McpServerInfo, type McpServerOptions } from './mcp-server.js';
+import type { McpToolHost } from './tool-host.js';
+
+/** Where the stdio server reads and writes; the process's own by default. */
+export interface StdioServeOptions extends McpServerOptions {
+  readonly input?: Readable;
+  readonly output?: Writable;
+  /** Told of what went wrong outside any request (a frame that is no JSON-RPC), one line each. */
+  readonly onNotice?: (line: string) => void;
+}
+
+/**
+ * Serves `host` to one client over newline-delimited JSON-RPC on stdin and stdout (the client runs
+ * `nodwyn mcp serve` as its child). Stdout carries nothing but JSON-RPC. A line that is not JSON is
+ * answered with a parse error (-32700), one that is not a JSON-RPC message with an invalid request
+ * (-32600), an unknown method with -32601 (the SDK's), and the server reads on. Resolves when the client
+ * closes stdin.
+ */
+export async function serveMcpStdio(host: McpToolHost, info: McpServerInfo, options: StdioServeOptions = {}): Promise<void> {
+  const input = options.input ?? process.stdin;
+  const output = options.output ?? process.stdout;
+  const transport = new StdioServerTransport(input, output);
+  const server = createMcpServer(host, info, options);
+  const ended = new Promise<void>((resolve) => {
+    input.once('end', resolve);
+    input.once('close', resolve);
+    server.onclose = chain(server.onclose, resolve);
+  });
+  server.onerror = (error) => {
+    const code = badFrameCode(error);
+    if (code === undefined) {
+      options.onNotice?.(`mcp serve: ${error.message}`);
+      return;
+    }
+    const message = code === ErrorCode.ParseError ? 'Parse error: the line is not JSON' : 'Invalid request: the line is not a JSON-RPC 2.0 message';
+    transport.send({ jsonrpc: '2.0', id: null, error: { code, message } } as unknown as JSONRPCMessage).catch(() => undefined);
+  };
+  await server.connect(transport);
+  await ended;
+  await server.close();
+}
+
+/** The JSON-RPC code of a frame the transport could not read: not JSON, or JSON but no JSON-RPC message. */
+function badFrameCode(error: Error): number | undefined {
+  if (error instanceof SyntaxError) return ErrorCode.ParseError;
+  if (error.name === 'ZodError' || Array.isArray((error as { issues?: unknown }).issues)) return ErrorCode.InvalidRequest;
+  return undefined;
+}
+
+function chain(first: (() => void) | undefined, then: () => void): () => void {
+  return () => {
+    first?.();
+    then();
+  };
+}

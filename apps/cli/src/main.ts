@@ -193,6 +193,17 @@ program
     process.exitCode = await acpCommand();
   });
 
+const mcp = program.command('mcp').description('Model Context Protocol: serve nodwyn\'s tools to other MCP clients.');
+mcp
+  .command('serve')
+  .description("Serve this workspace's tools, guarded, to an MCP client: over stdio (the client runs this command), or with --http over streamable HTTP on 127.0.0.1 with a bearer token.")
+  .option('--http', 'serve streamable HTTP on 127.0.0.1; prints {"url","token"} as one JSON line and writes $NODWYN_HOME/mcp-serve.json')
+  .addOption(new Option('--port <n>', 'port for --http (0, the default, picks a free one)').argParser(port('--port')))
+  .action(async (options: { http?: boolean; port?: number }) => {
+    const { mcpServeCommand } = await import('./commands/mcp-serve.js');
+    process.exitCode = await mcpServeCommand(options);
+  });
+
 program
   .command('serve')
   .description('Run the daemon: the agent over WebSocket on 127.0.0.1 for every front end; writes $NODWYN_HOME/serve.json.')

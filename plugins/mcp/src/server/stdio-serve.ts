@@ -8,6 +8,8 @@ import type { McpToolHost } from './tool-host.js';
 export interface StdioServeOptions extends McpServerOptions {
   readonly input?: Readable;
   readonly output?: Writable;
+  /** Stops serving when it fires: running calls are aborted and stdin is let go. */
+  readonly signal?: AbortSignal;
   /** Told of what went wrong outside any request (a frame that is no JSON-RPC), one line each. */
   readonly onNotice?: (line: string) => void;
 }
@@ -17,7 +19,7 @@ export interface StdioServeOptions extends McpServerOptions {
  * `nodwyn mcp serve` as its child). Stdout carries nothing but JSON-RPC. A line that is not JSON is
  * answered with a parse error (-32700), one that is not a JSON-RPC message with an invalid request
  * (-32600), an unknown method with -32601 (the SDK's), and the server reads on. Resolves when the client
- * closes stdin.
+ * closes stdin, or once `signal` fires.
  */
 export async function serveMcpStdio(host: McpToolHost, info: McpServerInfo, options: StdioServeOptions = {}): Promise<void> {
   const input = options.input ?? process.stdin;
@@ -39,7 +41,14 @@ export async function serveMcpStdio(host: McpToolHost, info: McpServerInfo, opti
     transport.send({ jsonrpc: '2.0', id: null, error: { code, message } } as unknown as JSONRPCMessage).catch(() => undefined);
   };
   await server.connect(transport);
-  await ended;
+  const stop = (): void => void server.close();
+  if (options.signal?.aborted) stop();
+  options.signal?.addEventListener('abort', stop, { once: true });
+  try {
+    await ended;
+  } finally {
+    options.signal?.removeEventListener('abort', stop);
+  }
   await server.close();
 }
 

@@ -13,6 +13,10 @@ const echo = testPlugin('echo-tools', ['primitive:echo'], (ctx) => {
   ctx.primitives.register(definePrimitive({ name: 'echo', description: 'Echoes.', input: z.object({ text: z.string() }).strict(), tier: 'read', visibility: 'model', handler: ({ text }) => ({ content: text }) }));
 });
 
+async function errorOf(response: Response): Promise<{ code: number; data?: unknown }> {
+  return ((await response.json()) as { error: { code: number; data?: unknown } }).error;
+}
+
 function hostOver(tk: TestKernel): McpToolHost {
   return {
     tools: () => tk.kernel.primitives.list().filter((p) => p.visibility === 'model'),
@@ -56,7 +60,7 @@ describe('streamable HTTP on loopback with a bearer token', () => {
     const missing = await post({});
     expect(missing.status).toBe(401);
     expect(missing.headers.get('www-authenticate')).toMatch(/^Bearer/);
-    expect((await missing.json()).error.data).toMatchObject({ category: 'AUTH_FAILED', code: 'MCP_SERVE_UNAUTHORIZED' });
+    expect((await errorOf(missing)).data).toMatchObject({ category: 'AUTH_FAILED', code: 'MCP_SERVE_UNAUTHORIZED' });
     expect((await post({ authorization: 'Bearer wrong' })).status).toBe(401);
     expect((await post({ authorization: `Bearer ${token}x` })).status).toBe(401);
   });
@@ -64,14 +68,14 @@ describe('streamable HTTP on loopback with a bearer token', () => {
   it('refuses a web page origin (403) even with the token', async () => {
     const page = await post({ authorization: `Bearer ${token}`, origin: 'https://evil.example' });
     expect(page.status).toBe(403);
-    expect((await page.json()).error.data).toMatchObject({ code: 'MCP_SERVE_FORBIDDEN', failed_parameter: 'Origin' });
+    expect((await errorOf(page)).data).toMatchObject({ code: 'MCP_SERVE_FORBIDDEN', failed_parameter: 'Origin' });
     expect((await post({ origin: 'https://evil.example' })).status).toBe(403);
   });
 
   it('answers a body that is not JSON with a parse error, other paths with 404, and stays up', async () => {
     const garbage = await post({ authorization: `Bearer ${token}` }, '{not json');
     expect(garbage.status).toBe(400);
-    expect((await garbage.json()).error.code).toBe(-32700);
+    expect((await errorOf(garbage)).code).toBe(-32700);
     expect((await post({ authorization: `Bearer ${token}` }, JSON.stringify(initialize), '/other')).status).toBe(404);
     const stale = await post({ authorization: `Bearer ${token}`, 'mcp-session-id': 'no-such-session' }, JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }));
     expect(stale.status).toBe(404);

@@ -23,6 +23,14 @@ export interface McpServerOptions {
 }
 
 const LIST_CHECK_MS = 5000;
+
+/** The calls each server is running, so a transport that ends can let them answer first. */
+const running = new WeakMap<Server, Set<Promise<unknown>>>();
+
+/** Resolves once every `tools/call` the server was running when asked has ended (answered or failed). */
+export async function callsSettled(server: Server): Promise<void> {
+  await Promise.allSettled([...(running.get(server) ?? [])]);
+}
 const CONFIRM_TIMEOUT_MS = 10 * 60_000;
 
 /**
@@ -36,6 +44,8 @@ const CONFIRM_TIMEOUT_MS = 10 * 60_000;
 export function createMcpServer(host: McpToolHost, info: McpServerInfo, options: McpServerOptions = {}): Server {
   const server = new Server({ name: info.name, version: info.version }, { capabilities: { tools: { listChanged: true } } });
   let session: McpToolSession | undefined;
+  const calls = new Set<Promise<unknown>>();
+  running.set(server, calls);
   let listed: string | undefined;
   const client = (): string => server.getClientVersion()?.name ?? 'unknown client';
 
@@ -78,10 +88,12 @@ export function createMcpServer(host: McpToolHost, info: McpServerInfo, options:
           client(),
         )
       : undefined;
+    const calling = session.call({ name, args: args ?? {}, signal: extra.signal, ...(confirmer ? { confirmer } : {}) });
+    calls.add(calling);
     try {
-      const result = await session.call({ name, args: args ?? {}, signal: extra.signal, ...(confirmer ? { confirmer } : {}) });
-      return callToolResult(result);
+      return callToolResult(await calling);
     } finally {
+      calls.delete(calling);
       stop();
       checkListing();
     }

@@ -1,7 +1,7 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { Readable, Writable } from 'node:stream';
-import { createMcpServer, type McpServerInfo, type McpServerOptions } from './mcp-server.js';
+import { callsSettled, createMcpServer, type McpServerInfo, type McpServerOptions } from './mcp-server.js';
 import type { McpToolHost } from './tool-host.js';
 
 /** Where the stdio server reads and writes; the process's own by default. */
@@ -19,16 +19,21 @@ export interface StdioServeOptions extends McpServerOptions {
  * `nodwyn mcp serve` as its child). Stdout carries nothing but JSON-RPC. A line that is not JSON is
  * answered with a parse error (-32700), one that is not a JSON-RPC message with an invalid request
  * (-32600), an unknown method with -32601 (the SDK's), and the server reads on. Resolves when the client
- * closes stdin, or once `signal` fires.
+ * has closed stdin and the calls it sent before have answered, or once `signal` fires (running calls are
+ * aborted).
  */
 export async function serveMcpStdio(host: McpToolHost, info: McpServerInfo, options: StdioServeOptions = {}): Promise<void> {
   const input = options.input ?? process.stdin;
   const output = options.output ?? process.stdout;
   const transport = new StdioServerTransport(input, output);
   const server = createMcpServer(host, info, options);
+  // Closing stdin is how a client ends the server: the calls already sent still answer, then it closes.
+  // Each wait is one turn of the event loop: for the SDK to hand the last lines read to their handlers,
+  // then for it to write the answers of the calls that ended.
   const ended = new Promise<void>((resolve) => {
-    input.once('end', resolve);
-    input.once('close', resolve);
+    const drain = (): void => void nextTurn().then(() => callsSettled(server)).then(nextTurn).then(() => server.close());
+    input.once('end', drain);
+    input.once('close', drain);
     server.onclose = chain(server.onclose, resolve);
   });
   server.onerror = (error) => {
@@ -49,7 +54,6 @@ export async function serveMcpStdio(host: McpToolHost, info: McpServerInfo, opti
   } finally {
     options.signal?.removeEventListener('abort', stop);
   }
-  await server.close();
 }
 
 /** The JSON-RPC code of a frame the transport could not read: not JSON, or JSON but no JSON-RPC message. */
@@ -57,6 +61,10 @@ function badFrameCode(error: Error): number | undefined {
   if (error instanceof SyntaxError) return ErrorCode.ParseError;
   if (error.name === 'ZodError' || Array.isArray((error as { issues?: unknown }).issues)) return ErrorCode.InvalidRequest;
   return undefined;
+}
+
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 function chain(first: (() => void) | undefined, then: () => void): () => void {

@@ -10,7 +10,19 @@ import { serveMcpStdio } from './stdio-serve.js';
 import type { McpToolHost } from './tool-host.js';
 
 const echo = testPlugin('echo-tools', ['primitive:echo'], (ctx) => {
-  ctx.primitives.register(definePrimitive({ name: 'echo', description: 'Echoes.', input: z.object({ text: z.string() }).strict(), tier: 'read', visibility: 'model', handler: ({ text }) => ({ content: text }) }));
+  ctx.primitives.register(
+    definePrimitive({
+      name: 'echo',
+      description: 'Echoes, after a pause when asked.',
+      input: z.object({ text: z.string(), pause_ms: z.number().int().max(2000).optional() }).strict(),
+      tier: 'read',
+      visibility: 'model',
+      handler: async ({ text, pause_ms }) => {
+        if (pause_ms) await new Promise((resolve) => setTimeout(resolve, pause_ms));
+        return { content: text };
+      },
+    }),
+  );
 });
 
 async function errorOf(response: Response): Promise<{ code: number; data?: unknown }> {
@@ -84,7 +96,7 @@ describe('streamable HTTP on loopback with a bearer token', () => {
 });
 
 describe('stdio', () => {
-  it('answers lines that are not JSON-RPC with errors and serves on; ends when stdin closes', async () => {
+  it('answers lines that are not JSON-RPC with errors and serves on; when stdin closes, answers what was sent, then ends', async () => {
     const tk = await startTestKernel({ plugins: [echo] });
     const input = new PassThrough();
     const output = new PassThrough();
@@ -112,8 +124,9 @@ describe('stdio', () => {
       expect(await next(4)).toMatchObject({ id: 2, error: { code: -32601 } });
       input.write(`${JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'echo', arguments: { text: 'still here' } } })}\n`);
       expect(await next(5)).toMatchObject({ id: 3, result: { content: [{ type: 'text', text: 'still here' }] } });
-      input.end();
+      input.end(`${JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'echo', arguments: { text: 'sent before the end', pause_ms: 300 } } })}\n`);
       await serving;
+      expect(await next(6)).toMatchObject({ id: 4, result: { content: [{ type: 'text', text: 'sent before the end' }] } });
     } finally {
       await tk.stop();
     }

@@ -86,13 +86,16 @@ function writePrivate(path: string, value: unknown): void {
   }
 }
 
-/** Removes the file unless another `mcp serve --http` wrote its own since. */
+/** Removes the file unless another `mcp serve --http` wrote its own since (or it is gone already). */
 function removeIfOurs(path: string, token: string): void {
+  let text: string;
   try {
-    if ((JSON.parse(readFileSync(path, 'utf8')) as { token?: unknown }).token === token) rmSync(path, { force: true });
-  } catch {
-    // Gone already, or not ours to judge: leave it.
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
   }
+  if (text.includes(JSON.stringify(token))) rmSync(path, { force: true });
 }
 
 /**

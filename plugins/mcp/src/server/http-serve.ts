@@ -1,10 +1,10 @@
-import { envelope, type Envelope } from '@nodwyn/plugin-api';
+import type { Envelope } from '@nodwyn/plugin-api';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { ErrorCode, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { McpServerCodes } from './codes.js';
+import { mcpServerErrors } from './codes.js';
 import { createMcpServer, type McpServerInfo, type McpServerOptions } from './mcp-server.js';
 import type { McpToolHost } from './tool-host.js';
 
@@ -94,7 +94,7 @@ export async function startMcpHttp(host: McpToolHost, info: McpServerInfo, optio
 
   const http = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
-      refuse(res, 500, envelope({ category: 'INTERNAL', code: McpServerCodes.MCP_SERVE_REQUEST_FAILED, remediation: `The request failed: ${error instanceof Error ? error.message : String(error)}` }));
+      refuse(res, 500, mcpServerErrors.envelope('MCP_SERVE_REQUEST_FAILED', { remediation: `The request failed: ${error instanceof Error ? error.message : String(error)}` }));
     });
   });
   await new Promise<void>((resolve, reject) => {
@@ -133,9 +133,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<string | 'too la
 }
 
 function forbidden(header: 'Host' | 'Origin', value: string): Envelope {
-  return envelope({
-    category: 'PERMISSION_DENIED',
-    code: McpServerCodes.MCP_SERVE_FORBIDDEN,
+  return mcpServerErrors.envelope('MCP_SERVE_FORBIDDEN', {
     failed_parameter: header,
     received_value: value,
     expected: 'the loopback address this server listens on',
@@ -144,26 +142,22 @@ function forbidden(header: 'Host' | 'Origin', value: string): Envelope {
 }
 
 function unauthorized(missing: boolean): Envelope {
-  return envelope({
-    category: 'AUTH_FAILED',
-    code: McpServerCodes.MCP_SERVE_UNAUTHORIZED,
+  return mcpServerErrors.envelope('MCP_SERVE_UNAUTHORIZED', {
     failed_parameter: 'Authorization',
     remediation: `${missing ? 'The request has no bearer token' : 'The bearer token is wrong'}: send "Authorization: Bearer <token>" with the token nodwyn mcp serve --http printed (also in $NODWYN_HOME/mcp-serve.json).`,
   });
 }
 
 function notFound(path: string): Envelope {
-  return envelope({ category: 'NOT_FOUND', code: McpServerCodes.MCP_SERVE_NOT_FOUND, received_value: path, expected: MCP_PATH, remediation: `The MCP endpoint is ${MCP_PATH}.` });
+  return mcpServerErrors.envelope('MCP_SERVE_NOT_FOUND', { received_value: path, expected: MCP_PATH, remediation: `The MCP endpoint is ${MCP_PATH}.` });
 }
 
 function tooLarge(limit: number): Envelope {
-  return envelope({ category: 'LIMIT_EXCEEDED', code: McpServerCodes.MCP_SERVE_BODY_TOO_LARGE, expected: `a body of at most ${limit} bytes`, remediation: `Send requests of at most ${limit} bytes.` });
+  return mcpServerErrors.envelope('MCP_SERVE_BODY_TOO_LARGE', { expected: `a body of at most ${limit} bytes`, remediation: `Send requests of at most ${limit} bytes.` });
 }
 
 function unknownSession(id: string | undefined): Envelope {
-  return envelope({
-    category: 'NOT_FOUND',
-    code: McpServerCodes.MCP_SERVE_SESSION_UNKNOWN,
+  return mcpServerErrors.envelope('MCP_SERVE_SESSION_UNKNOWN', {
     failed_parameter: 'Mcp-Session-Id',
     received_value: id,
     remediation: id === undefined ? 'Start with an initialize request (POST, no Mcp-Session-Id); later requests carry the session id it answers.' : 'This MCP session ended or never existed; initialize a new one.',

@@ -1,5 +1,5 @@
 export { callToolResult, envelopeText, JsonRpcError } from './call-result.js';
-export { McpServerCodes } from './codes.js';
+export { McpServerCodes, mcpServerErrors } from './codes.js';
 export { CONFIRM_FIELD, confirmationMessage, elicitationConfirmer, type Elicit } from './elicitation-confirmer.js';
 export { MCP_PATH, startMcpHttp, type HttpServeOptions, type McpHttpServer } from './http-serve.js';
 export { createMcpServer, type McpServerInfo, type McpServerOptions } from './mcp-server.js';

@@ -7,6 +7,7 @@ import { benchContext } from './context-bench.js';
 import { benchDist } from './dist-bench.js';
 import { benchGenerator } from './generator-bench.js';
 import { benchAppends, benchApply, benchWindow } from './kernel-bench.js';
+import { benchMcpServe } from './mcp-serve-bench.js';
 import { benchMemory } from './memory-bench.js';
 import { benchOpenApi } from './openapi-bench.js';
 import { benchPlugins } from './plugins-bench.js';
@@ -38,6 +39,7 @@ const GROUPS: Record<string, () => Row[] | Promise<Row[]>> = {
   plugins: () => benchPlugins(dir),
   generator: () => benchGenerator(root, dir),
   openapi: () => benchOpenApi(dir),
+  'mcp-serve': () => benchMcpServe(root, dir),
 };
 
 const asked = process.argv.slice(2);

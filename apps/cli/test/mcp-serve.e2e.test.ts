@@ -37,17 +37,22 @@ describe('nodwyn mcp serve, driven by the MCP SDK client', () => {
     sandbox.write('notes.txt', 'the answer is 42\n');
     sandbox.write('deploy.env', `GITHUB_TOKEN=${TOKEN}\n`);
     sandbox.write(join(sandbox.home, 'config.toml'), '[tools.shell]\nallow = ["sleep 2"]\n');
+    // The repository would let every `touch` run unasked; it is not trusted, so its config does not apply.
+    sandbox.write('.nodwyn/config.toml', '[tools.shell]\nallow = ["touch *"]\n');
   });
   afterAll(() => sandbox.remove());
 
   describe('over stdio', () => {
     let client: Client;
     let stderr = '';
+    const transportErrors: Error[] = [];
 
     beforeAll(async () => {
       const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', 'serve'], cwd: sandbox.workspace, env: sandbox.env as Record<string, string>, stderr: 'pipe' });
       transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
       client = new Client({ name: 'e2e-stdio', version: '1.0.0' });
+      // A line on stdout that is not JSON-RPC would reach the client as a transport error.
+      client.onerror = (error) => transportErrors.push(error);
       await client.connect(transport);
     }, 90_000);
     afterAll(async () => {
@@ -81,11 +86,12 @@ describe('nodwyn mcp serve, driven by the MCP SDK client', () => {
       expect((error as McpError).message).toContain('VALIDATION_FAILED');
     });
 
-    it('denies a destructive call with CONFIRMATION_REQUIRED: this client cannot be asked', async () => {
+    it('denies a destructive call with CONFIRMATION_REQUIRED: this client cannot be asked, the untrusted repository allows nothing', async () => {
       const result = (await client.callTool({ name: 'shell', arguments: { command: 'touch never.txt' } })) as CallToolResult;
       expect(result.isError).toBe(true);
       expect(result.structuredContent).toMatchObject({ status: 'error', category: 'CONFIRMATION_REQUIRED', operation: 'shell' });
       expect(existsSync(join(sandbox.workspace, 'never.txt'))).toBe(false);
+      expect(stderr).toMatch(/ignoring \.nodwyn\/.*not trusted/);
     });
 
     it('sends progress while a long call runs', async () => {
@@ -102,7 +108,7 @@ describe('nodwyn mcp serve, driven by the MCP SDK client', () => {
       expect(calls).toEqual(['read_file', 'read_file', 'read_file', 'shell', 'shell']);
       expect(events.filter((e) => e.type === 'tool.denied').map((e) => e.payload.stage)).toEqual(['preflight', 'policy']);
       expect(JSON.stringify(events)).not.toContain(TOKEN);
-      expect(stderr).not.toContain('"jsonrpc"');
+      expect(transportErrors).toEqual([]);
     });
   });
 

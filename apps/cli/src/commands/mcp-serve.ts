@@ -9,7 +9,7 @@ import { EXIT } from '../exit-codes.js';
 import { InvalidOption } from '../option-parsers.js';
 import { forTerminal } from '../terminal-text.js';
 import { VERSION } from '../version.js';
-import { guarded } from './guarded.js';
+import { guarded, reportFailure } from './guarded.js';
 import { kernelToolHost, type KernelToolHost } from './mcp-serve-host.js';
 import { untilSignal } from './until-signal.js';
 
@@ -34,9 +34,9 @@ export const MCP_SERVE_FILE = 'mcp-serve.json';
  * or SIGHUP; running calls are cancelled, logged, and the database closed.
  */
 export async function mcpServeCommand(flags: McpServeFlags): Promise<number> {
+  if (flags.port !== undefined && !flags.http) return reportFailure(new InvalidOption('--port', String(flags.port), 'a port only together with --http'), false, EXIT.USAGE);
   if (!flags.http) keepStdoutForJsonRpc();
   return guarded(false, async () => {
-    if (flags.port !== undefined && !flags.http) throw new InvalidOption('--port', String(flags.port), 'a port only together with --http');
     const runtime = await openRuntime(cliBoot());
     const signal = untilSignal();
     let host: KernelToolHost | undefined;

@@ -8,6 +8,9 @@ export interface KernelToolHost extends McpToolHost {
   close(): Promise<void>;
 }
 
+/** What of a workspace's scope is served: its kernel, its plugins' services, and where it is. */
+export type ServedScope = Pick<WorkspaceScope, 'kernel' | 'host' | 'workspace'>;
+
 /** Longest client name kept in a session's title. */
 const CLIENT_NAME_MAX = 80;
 
@@ -19,7 +22,7 @@ const CLIENT_NAME_MAX = 80;
  * the text layers. Its request is logged first (`mcp.call`, by the `model`, the arguments through the log
  * stages like every event), so the session shows what was asked as well as the guard's outcome.
  */
-export function kernelToolHost(scope: WorkspaceScope): KernelToolHost {
+export function kernelToolHost(scope: ServedScope): KernelToolHost {
   const { kernel } = scope;
   const stopping = new AbortController();
   const running = new Set<Promise<unknown>>();
@@ -54,7 +57,7 @@ export function kernelToolHost(scope: WorkspaceScope): KernelToolHost {
  * they do for any event; when a stage fails, or the L2 tracker still finds a remembered secret in it,
  * the data is left out and the client gets the text alone.
  */
-function shownData(scope: WorkspaceScope, session: string, data: unknown): unknown {
+function shownData(scope: ServedScope, session: string, data: unknown): unknown {
   let draft: LogDraft = { session, type: 'mcp.result', actor: 'kernel', payload: { data } };
   try {
     for (const { stage } of scope.kernel.stages.of('log')) draft = stage.filter(draft);

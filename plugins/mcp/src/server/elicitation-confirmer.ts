@@ -28,7 +28,7 @@ export function confirmationMessage(request: ConfirmationRequest): string {
  *
  * It counts as a blanket grant: the guard never puts a security question (a secret leaving for an unbound
  * destination) to it, since nothing shows that a person, not the remote agent itself, answers the form
- * (docs/architecture.md §9). Such calls are denied, as with `--yes`; binding the secret is the way.
+ * (docs/architecture.md §3). Such calls are denied, as with `--yes`; binding the secret is the way.
  */
 export function elicitationConfirmer(elicit: Elicit, client: string): Confirmer {
   const by = `mcp:${client}`.slice(0, 200);

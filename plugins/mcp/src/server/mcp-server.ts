@@ -1,5 +1,7 @@
+import type { Confirmer } from '@nodwyn/plugin-api';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ElicitResultSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { CallToolRequestSchema, ElicitResultSchema, ListToolsRequestSchema, type CallToolResult, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import { callToolResult } from './call-result.js';
 import { elicitationConfirmer } from './elicitation-confirmer.js';
 import { progressTicker, PROGRESS_INTERVAL_MS } from './progress.js';
@@ -23,6 +25,7 @@ export interface McpServerOptions {
 }
 
 const LIST_CHECK_MS = 5000;
+const CONFIRM_TIMEOUT_MS = 10 * 60_000;
 
 /** The calls each server is running, so a transport that ends can let them answer first. */
 const running = new WeakMap<Server, Set<Promise<unknown>>>();
@@ -31,7 +34,6 @@ const running = new WeakMap<Server, Set<Promise<unknown>>>();
 export async function callsSettled(server: Server): Promise<void> {
   await Promise.allSettled([...(running.get(server) ?? [])]);
 }
-const CONFIRM_TIMEOUT_MS = 10 * 60_000;
 
 /**
  * One MCP server for ONE connection (the SDK binds a server to one transport): `tools/list` lists the
@@ -73,21 +75,8 @@ export function createMcpServer(host: McpToolHost, info: McpServerInfo, options:
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const { name, arguments: args } = request.params;
     session ??= host.session({ name: client(), version: server.getClientVersion()?.version ?? '' });
-    const token = request.params._meta?.progressToken;
-    const stop =
-      token === undefined
-        ? () => undefined
-        : progressTicker(
-            (progress, message) => extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress, message } }),
-            name,
-            options.progressIntervalMs ?? PROGRESS_INTERVAL_MS,
-          );
-    const confirmer = server.getClientCapabilities()?.elicitation
-      ? elicitationConfirmer(
-          (params, signal) => extra.sendRequest({ method: 'elicitation/create', params }, ElicitResultSchema, { signal: signal ?? extra.signal, timeout: options.confirmTimeoutMs ?? CONFIRM_TIMEOUT_MS }),
-          client(),
-        )
-      : undefined;
+    const stop = progressFor(request.params._meta?.progressToken, extra, name, options);
+    const confirmer = server.getClientCapabilities()?.elicitation ? askingConfirmer(extra, client(), options) : undefined;
     const calling = session.call({ name, args: args ?? {}, signal: extra.signal, ...(confirmer ? { confirmer } : {}) });
     calls.add(calling);
     try {
@@ -99,4 +88,19 @@ export function createMcpServer(host: McpToolHost, info: McpServerInfo, options:
     }
   });
   return server;
+}
+
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/** Progress ticks for a request that asked for them (`_meta.progressToken`); returns how to stop them. */
+function progressFor(token: string | number | undefined, extra: Extra, name: string, options: McpServerOptions): () => void {
+  if (token === undefined) return () => undefined;
+  const send = (progress: number, message: string) => extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress, message } });
+  return progressTicker(send, name, options.progressIntervalMs ?? PROGRESS_INTERVAL_MS);
+}
+
+/** Confirmations as elicitation requests tied to the call being served, so HTTP sends them on its stream. */
+function askingConfirmer(extra: Extra, client: string, options: McpServerOptions): Confirmer {
+  const timeout = options.confirmTimeoutMs ?? CONFIRM_TIMEOUT_MS;
+  return elicitationConfirmer((params, signal) => extra.sendRequest({ method: 'elicitation/create', params }, ElicitResultSchema, { signal: signal ?? extra.signal, timeout }), client);
 }

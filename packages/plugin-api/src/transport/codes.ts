@@ -79,6 +79,23 @@ export const TransportCodes = {
   RESPONSE_INVALID: 'RESPONSE_INVALID',
   /** A verification read's argument refers to something that does not resolve. */
   VERIFY_REFERENCE_UNRESOLVED: 'VERIFY_REFERENCE_UNRESOLVED',
+  // SSE resume and OAuth2 (docs/architecture.md §8).
+  /** A 2xx answer to a stream request that is not text/event-stream. */
+  SSE_NOT_EVENT_STREAM: 'SSE_NOT_EVENT_STREAM',
+  /** A stream stayed silent (comments included) for its idle timeout and could not be resumed. */
+  STREAM_IDLE: 'STREAM_IDLE',
+  /** Collecting a stream passed its byte or time budget; the events so far are the partial result. */
+  STREAM_COLLECT_LIMIT: 'STREAM_COLLECT_LIMIT',
+  /** No OAuth2 token is stored, or one that expired has no refresh token: the person authorizes again. */
+  OAUTH_NOT_AUTHORIZED: 'OAUTH_NOT_AUTHORIZED',
+  /** The token endpoint refused the code or the refresh token (a 4xx such as invalid_grant). */
+  OAUTH_GRANT_REFUSED: 'OAUTH_GRANT_REFUSED',
+  /** The token endpoint failed (5xx) or could not be reached. */
+  OAUTH_TOKEN_ENDPOINT_FAILED: 'OAUTH_TOKEN_ENDPOINT_FAILED',
+  /** The token endpoint answered 2xx with something that is not a valid token response. */
+  OAUTH_TOKEN_RESPONSE_INVALID: 'OAUTH_TOKEN_RESPONSE_INVALID',
+  /** An authorization or token URL that is not https (plain http is allowed to loopback hosts only). */
+  OAUTH_URL_INVALID: 'OAUTH_URL_INVALID',
 } as const;
 
 /** A transport envelope code. */
@@ -123,6 +140,16 @@ export const TRANSPORT_CODE_CATEGORY = {
   ATTEMPT_TIMEOUT: 'TIMEOUT',
   RESPONSE_INVALID: 'UNEXPECTED_RESPONSE',
   VERIFY_REFERENCE_UNRESOLVED: 'VALIDATION_FAILED',
+  SSE_NOT_EVENT_STREAM: 'UNEXPECTED_RESPONSE',
+  // A mutation's stream failures travel as OUTCOME_UNKNOWN instead (sse-stream-failure.ts): whether the
+  // server applied it is not known, whatever broke the stream.
+  STREAM_IDLE: 'UPSTREAM_UNAVAILABLE',
+  STREAM_COLLECT_LIMIT: 'UNEXPECTED_RESPONSE',
+  OAUTH_NOT_AUTHORIZED: 'AUTH_FAILED',
+  OAUTH_GRANT_REFUSED: 'AUTH_FAILED',
+  OAUTH_TOKEN_ENDPOINT_FAILED: 'UPSTREAM_UNAVAILABLE',
+  OAUTH_TOKEN_RESPONSE_INVALID: 'UNEXPECTED_RESPONSE',
+  OAUTH_URL_INVALID: 'VALIDATION_FAILED',
 } as const satisfies Record<TransportCode, Category>;
 
 /** Builds the envelope for a transport `code`, under the one category the code travels with. */

@@ -23,3 +23,5 @@ export * from './retry.js';
 export * from './retry-types.js';
 export * from './sse.js';
 export { VERIFY_DEFAULTS } from './verification.js';
+export * from './sse-resume.js';
+export * from './sse-collect.js';

@@ -42,6 +42,11 @@ export class SseDecoder {
   /** Set when the event being read passed the limit; the decoder then reads nothing more. */
   overflow = false;
 
+  /** The latest `retry:` value of the stream, also one sent in a block that dispatched no event. */
+  get reconnectionTime(): number | undefined {
+    return this.retry;
+  }
+
   constructor(private readonly maxEventBytes: number) {
     this.parser = createParser({ onEvent: (message) => this.dispatch(message), onRetry: (ms) => (this.retry = ms) });
     // The parser drops a first chunk's leading UTF-16 units 0xEF 0xBB 0xBF (the BOM's bytes, as only a

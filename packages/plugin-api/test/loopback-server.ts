@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 
 /** One request the test server saw. */
 export interface SeenRequest {
+  readonly url: string;
   readonly lastEventId?: string;
   readonly headers: IncomingMessage['headers'];
   readonly body: string;
@@ -26,7 +27,7 @@ export async function testServer(handler: (req: IncomingMessage, res: ServerResp
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
       const header = req.headers['last-event-id'];
-      const seen: SeenRequest = { headers: req.headers, body, closed: false, ...(typeof header === 'string' ? { lastEventId: header } : {}) };
+      const seen: SeenRequest = { url: req.url ?? '', headers: req.headers, body, closed: false, ...(typeof header === 'string' ? { lastEventId: header } : {}) };
       requests.push(seen);
       res.on('close', () => (seen.closed = true));
       handler(req, res, requests.length - 1, body);

@@ -12,11 +12,17 @@ export interface SecretInfo {
 /**
  * The keychain (plugin `keychain`). Values leave it only through `reveal`, which the egress edge calls at
  * the last hop after the binding check; getting this service needs the `secrets.reveal` permission.
+ * `store` and `remove` are how a plugin keeps credentials it obtains itself (OAuth2 tokens), so requests
+ * carry them as `{{secret:NAME}}` handles bound like any secret (docs/architecture.md §8).
  */
 export interface Keychain {
   list(): Promise<readonly SecretInfo[]>;
   info(name: string): Promise<SecretInfo | undefined>;
   reveal(name: string): Promise<string>;
+  /** Stores `value` under `name` and `cls`, replacing a secret of that name; the first secret creates the keychain. */
+  store(name: string, cls: string, value: string): Promise<void>;
+  /** Removes a secret; false when there was none of that name. */
+  remove(name: string): Promise<boolean>;
 }
 
 /** The keychain service. */

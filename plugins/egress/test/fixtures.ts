@@ -28,6 +28,10 @@ export function keychainPlugin(options: { failing?: boolean } = {}) {
       if (!secret) throw new Error(`no ${name}`);
       return secret.value;
     },
+    store: async () => {
+      throw new Error('the test keychain is fixed');
+    },
+    remove: async () => false,
   };
   return testPlugin('test-keychain', ['service:keychain'], (ctx) => ctx.services.provide(KeychainToken, keychain));
 }

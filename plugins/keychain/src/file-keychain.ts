@@ -26,9 +26,11 @@ interface Unlocked {
 /**
  * The keychain on disk. Every operation re-reads the file, so processes see each other's changes. Keys
  * are derived once per process and KDF (scrypt is deliberately slow), and operations of one instance run
- * one at a time, so no read-modify-write overlaps another across the await for the key.
+ * one at a time, so no read-modify-write overlaps another across the await for the key. The plugin's
+ * `Keychain` service is built over it (index.ts): `add` and `remove` here are the CLI's, which refuse
+ * what the service's `store` and `remove` accept (a replaced name, a missing one).
  */
-export class FileKeychain implements Keychain {
+export class FileKeychain implements Pick<Keychain, 'list' | 'info' | 'reveal'> {
   #key: { readonly kdf: string; readonly key: Buffer } | undefined;
   #queue: Promise<unknown> = Promise.resolve();
 
@@ -96,22 +98,26 @@ export class FileKeychain implements Keychain {
   }
 
   /** Removes a secret. Needs no key: whoever can write the file can delete from it anyway. */
-  remove(name: string): Promise<void> {
+  async remove(name: string): Promise<void> {
+    if (await this.removeIfPresent(name)) return;
+    if (!readKeychainFile(this.path)) emptyKeychain();
+    notFound(name);
+  }
+
+  /** Removes a secret when there is one (false when there was none), also needing no key. */
+  removeIfPresent(name: string): Promise<boolean> {
     return this.#serial(async () => {
-      const file = this.#existing();
-      if (!file.entries.has(name)) notFound(name);
+      const file = readKeychainFile(this.path);
+      if (!file?.entries.has(name)) return false;
       const entries = new Map(file.entries);
       entries.delete(name);
       writeKeychainFile(this.path, { ...file, entries });
+      return true;
     });
   }
 
   #write(file: KeychainFile, name: string, entry: KeychainEntry): void {
     writeKeychainFile(this.path, { ...file, entries: new Map(file.entries).set(name, entry) });
-  }
-
-  #existing(): KeychainFile {
-    return readKeychainFile(this.path) ?? emptyKeychain();
   }
 
   // The file and its key. The file is read again once the key is derived: the first derivation is slow

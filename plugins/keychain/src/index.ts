@@ -23,16 +23,21 @@ export const keychainPlugin = definePlugin({
   },
   // L2 is optional: without it there is nothing to teach at start.
   deps: { taint: optional(TaintToken) },
-  register(ctx) {
+  register(ctx, { taint: tracker }) {
     // Built on first use and shared by the service and the command, so the key is derived once per process;
     // listing plugins or a run without secrets never touches the key.
     let keychain: FileKeychain | undefined;
     const get = (): FileKeychain => (keychain ??= new FileKeychain(join(ctx.dataDir, 'keychain.json'), keySourceFor(ctx.dataDir)));
-    // Only the three Keychain methods: add and remove stay with the person at the CLI.
     ctx.services.provide(KeychainToken, {
       list: () => get().list(),
       info: (name) => get().info(name),
       reveal: (name) => get().reveal(name),
+      // A stored value is known to L2 at once, like the values it was taught at start (docs/architecture.md §6).
+      store: async (name, cls, value) => {
+        await get().add(name, cls, value, true);
+        tracker?.remember(PRELOAD_SESSION, value, [cls], { pinned: true });
+      },
+      remove: (name) => get().removeIfPresent(name),
     });
     ctx.commands.register(secretCommand(get));
   },

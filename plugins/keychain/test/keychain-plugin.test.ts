@@ -109,7 +109,31 @@ describe('the keychain plugin', () => {
     expect(await got.keychain!.info('slack')).toMatchObject({ name: 'slack', class: 'slack-token' });
     expect(await got.keychain!.reveal('slack')).toBe(VALUE);
     expect((await got.keychain!.list())[0]?.lastUsed).toEqual(expect.any(String));
-    expect(Object.keys(got.keychain!).sort()).toEqual(['info', 'list', 'reveal']);
+    expect(Object.keys(got.keychain!).sort()).toEqual(['info', 'list', 'remove', 'reveal', 'store']);
+  });
+
+  it('stores, replaces and removes a value for a plugin, sealed like one added at the CLI', async () => {
+    const got: { keychain?: Keychain } = {};
+    const { kernel } = await start(revealer(got));
+    const keychain = got.keychain!;
+    await keychain.store('acme.access', 'oauth-token', VALUE);
+    expect(await keychain.info('acme.access')).toMatchObject({ name: 'acme.access', class: 'oauth-token' });
+    expect(readFileSync(join(kernel.dataDir, 'keychain.json')).includes(Buffer.from(VALUE))).toBe(false);
+    await keychain.store('acme.access', 'oauth-token', 'replaced-value-0192');
+    expect(await keychain.reveal('acme.access')).toBe('replaced-value-0192');
+    expect(await keychain.remove('acme.access')).toBe(true);
+    expect(await keychain.remove('acme.access')).toBe(false);
+    expect(await keychain.info('acme.access')).toBeUndefined();
+    const list = io();
+    await kernel.kernel.commands.get('secret').item.run({ args: ['list'], options: { json: true }, io: list });
+    expect(JSON.parse(list.out)).toEqual([]);
+  });
+
+  it('refuses to store a value under an invalid name or class, with an envelope', async () => {
+    const got: { keychain?: Keychain } = {};
+    await start(revealer(got));
+    expect((await envelopeOf(got.keychain!.store('no spaces', 'oauth-token', VALUE), [VALUE])).code).toBe('SECRET_NAME_INVALID');
+    expect((await envelopeOf(got.keychain!.store('acme', 'Upper', VALUE), [VALUE])).code).toBe('SECRET_CLASS_INVALID');
   });
 
   it('refuses the service to a plugin without secrets.reveal', async () => {

@@ -32,3 +32,4 @@ export * from './oauth-session.js';
 export * from './oauth-token.js';
 export * from './oauth-types.js';
 export * from './pkce.js';
+export * from './oauth-keychain-store.js';

@@ -1,5 +1,6 @@
 import * as oauth from 'oauth4webapi';
 import { EnvelopeError } from '../envelope.js';
+import { transportEnvelope } from './codes.js';
 import { checkOAuthUrl, notAuthorizedEnvelope, tokenFailureEnvelope, type OAuthFailureContext } from './oauth-failure.js';
 import type { OAuthClient, OAuthFetch, OAuthFlow, OAuthTokens, OAuthTokenStore, TokenMetadata } from './oauth-types.js';
 
@@ -58,7 +59,7 @@ export async function exchangeCode(
   options: TokenRequestOptions = {},
 ): Promise<TokenMetadata> {
   const endpoint = tokenEndpoint(flow.tokenUrl, client, fetch, options);
-  const redirectUri = grant.redirectUri ?? client.redirectUri ?? '';
+  const redirectUri = grant.redirectUri ?? client.redirectUri ?? missingRedirectUri(options);
   const tokens = await endpoint.run('authorization_code', async () => {
     const callback = oauth.validateAuthResponse(endpoint.as, endpoint.client, new URLSearchParams({ code: grant.code }), oauth.skipStateCheck);
     const response = await oauth.authorizationCodeGrantRequest(endpoint.as, endpoint.client, endpoint.auth, callback, redirectUri, grant.verifier, endpoint.options);
@@ -94,6 +95,19 @@ export async function refreshTokens(flow: OAuthFlow, client: OAuthClient, store:
   return metadataOf(stored);
 }
 
+// The token request repeats the redirect URI of the authorization request (RFC 6749 §4.1.3).
+function missingRedirectUri(context: TokenRequestOptions): never {
+  throw new EnvelopeError(
+    transportEnvelope('OAUTH_URL_INVALID', {
+      operation: context.operation ?? 'oauth.token',
+      plugin: context.plugin,
+      failed_parameter: 'redirectUri',
+      expected: 'the redirect URI the authorization request named',
+      remediation: 'Pass the redirect URI the person was sent back to (the client\'s redirectUri or the exchange\'s), so the token endpoint can match it.',
+    }),
+  );
+}
+
 /** What may be shown of stored tokens. */
 export function metadataOf(tokens: OAuthTokens): TokenMetadata {
   return { ...(tokens.expiresAt === undefined ? {} : { expiresAt: tokens.expiresAt }), ...(tokens.scope === undefined ? {} : { scope: tokens.scope }), refreshable: tokens.refreshToken !== undefined };
@@ -116,8 +130,10 @@ function tokensOf(response: oauth.TokenEndpointResponse, previousRefresh: string
  */
 function tokenEndpoint(raw: string, client: OAuthClient, fetch: OAuthFetch, options: TokenRequestOptions) {
   const url = checkOAuthUrl(raw, 'tokenUrl', options);
+  let sent = false;
   let status: number | undefined;
   const counting: OAuthFetch = async (target, init) => {
+    sent = true;
     const response = await fetch(target, init);
     status = response.status;
     return response;
@@ -136,6 +152,8 @@ function tokenEndpoint(raw: string, client: OAuthClient, fetch: OAuthFetch, opti
       try {
         return await work();
       } catch (error) {
+        // Before anything was sent the error is a bad argument (a bug of the caller), not the endpoint's.
+        if (!sent) throw error;
         throw new EnvelopeError(tokenFailureEnvelope(error, status, grant, options));
       }
     },

@@ -120,6 +120,13 @@ describe('exchangeCode and refreshTokens against a loopback token endpoint', () 
     expect(Object.fromEntries(new URLSearchParams(request.body))).toMatchObject({ client_id: 'nodwyn-public', redirect_uri: 'http://127.0.0.1:1/cb', code_verifier: VERIFIER });
   });
 
+  it('needs the redirect URI of the authorization request, and sends nothing without it', async () => {
+    const { flow } = await tokenServer();
+    const env = await envelopeOf(exchangeCode(flow, { clientId: 'nodwyn-public' }, { code: CODE, verifier: VERIFIER }, memoryTokenStore(), fetch));
+    expect(env).toMatchObject({ category: 'VALIDATION_FAILED', code: 'OAUTH_URL_INVALID', failed_parameter: 'redirectUri' });
+    expect(server!.requests).toHaveLength(0);
+  });
+
   it('refreshes at refreshUrl and keeps the old refresh token when the answer has none', async () => {
     const { flow } = await tokenServer({ omitRefresh: true });
     const store = memoryTokenStore({ accessToken: ACCESS, refreshToken: REFRESH });

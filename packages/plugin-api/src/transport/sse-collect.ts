@@ -24,7 +24,8 @@ export type CollectResult =
 /** The stream to collect, or a function opening it with the signal that closes its connection. */
 export type CollectSource = AsyncIterable<StreamOutcome> | ((signal: AbortSignal) => AsyncIterable<StreamOutcome>);
 
-export const COLLECT_DEFAULTS = { maxEvents: 1000, maxBytes: 4 * 1024 * 1024, maxMs: 60_000 } as const;
+/** The collection budgets when the caller sets none (docs/architecture.md §8). */
+export const COLLECT_DEFAULTS: { readonly maxEvents: number; readonly maxBytes: number; readonly maxMs: number } = { maxEvents: 1000, maxBytes: 4 * 1024 * 1024, maxMs: 60_000 };
 
 const TIMED_OUT = Symbol('timed out');
 

@@ -25,7 +25,6 @@ export * from './sse.js';
 export { VERIFY_DEFAULTS } from './verification.js';
 export * from './sse-resume.js';
 export * from './sse-collect.js';
-export * from './auth-provider.js';
 export * from './oauth-auth-provider.js';
 export { checkOAuthUrl } from './oauth-failure.js';
 export * from './oauth-session.js';

@@ -24,6 +24,8 @@ export interface OAuthSession {
    * refresh token. A failed refresh is an EnvelopeError; a 4xx from the token endpoint deleted the tokens.
    */
   refresh(signal: AbortSignal, failedToken?: string): Promise<boolean>;
+  /** The store's `{{secret:NAME}}` handle of the access token, when it has one. */
+  readonly accessHandle?: string;
 }
 
 /** The session's clock and the names its envelopes carry. */
@@ -48,6 +50,7 @@ export function oauthSession(flow: OAuthFlow, client: OAuthClient, store: OAuthT
   };
 
   return {
+    ...(store.accessHandle === undefined ? {} : { accessHandle: store.accessHandle }),
     async accessToken(signal) {
       let tokens = await store.get();
       if (tokens === undefined) throw new EnvelopeError(notAuthorizedEnvelope('none', context));

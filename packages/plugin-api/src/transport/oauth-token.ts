@@ -2,6 +2,7 @@ import * as oauth from 'oauth4webapi';
 import { EnvelopeError } from '../envelope.js';
 import { transportEnvelope } from './codes.js';
 import { checkOAuthUrl, notAuthorizedEnvelope, tokenFailureEnvelope, type OAuthFailureContext } from './oauth-failure.js';
+import { encodeRfc3986 } from './operation-request.js';
 import type { OAuthClient, OAuthFetch, OAuthFlow, OAuthTokens, OAuthTokenStore, TokenMetadata } from './oauth-types.js';
 
 /** What a token request may be told besides its grant. */
@@ -12,9 +13,6 @@ export interface TokenRequestOptions extends OAuthFailureContext {
 }
 
 const RESERVED = new Set(['response_type', 'client_id', 'redirect_uri', 'scope', 'state', 'code_challenge', 'code_challenge_method']);
-
-// RFC 3986 unreserved characters stay; everything else is percent-encoded (encodeURIComponent leaves !'()*).
-const encode = (value: string): string => encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
 /**
  * The URL to send the person to (RFC 6749 §4.1.1 with PKCE): response_type=code, client_id, redirect_uri,
@@ -41,7 +39,7 @@ export function authorizationUrl(
   for (const key of Object.keys(request.extra ?? {}).sort()) {
     if (!RESERVED.has(key) && !present.has(key)) pairs.push([key, request.extra![key]!]);
   }
-  const query = pairs.map(([key, value]) => `${encode(key)}=${encode(value)}`).join('&');
+  const query = pairs.map(([key, value]) => `${encodeRfc3986(key)}=${encodeRfc3986(value)}`).join('&');
   return `${url.origin}${url.pathname}${url.search === '' ? '?' : `${url.search}&`}${query}`;
 }
 

@@ -3,9 +3,10 @@ import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { testServer, type TestServer } from '../../test/loopback-server.js';
 import { isEnvelopeError } from '../envelope.js';
-import { httpFailureEnvelope } from './http-failure.js';
-import type { AuthProvider } from './auth-provider.js';
 import { oauthAuthProvider } from './oauth-auth-provider.js';
+import { createOperationClient } from './operation-client.js';
+import { directOperationFetch } from './operation-fetch.js';
+import type { AuthProvider } from './operation-types.js';
 import { oauthSession } from './oauth-session.js';
 import { authorizationUrl, exchangeCode, refreshTokens } from './oauth-token.js';
 import { memoryTokenStore, type OAuthClient, type OAuthFlow, type OAuthTokens } from './oauth-types.js';
@@ -190,18 +191,13 @@ describe('oauthSession', () => {
   });
 });
 
-/** The operation runtime's 401 rule, as part A implements it: one refresh, one resend, then the envelope. */
-async function call(url: string, auth: AuthProvider): Promise<{ ok: true } | Envelope> {
-  const operation = { id: 'acme.listPets' };
-  for (let resent = false; ; resent = true) {
-    const headers = Object.fromEntries(await auth.headers(operation, signal()));
-    const response = await fetch(`${url}/api`, { method: 'POST', headers });
-    if (response.ok) return { ok: true };
-    if (response.status === 401 && !resent && (await auth.unauthorized?.(operation, signal()))) continue;
-    const env = httpFailureEnvelope({ status: response.status, headers: response.headers, body: await response.json(), provider: 'acme', operation: operation.id });
-    envelopes.push(env);
-    return env;
-  }
+/** One read through the operation runtime (part A), with `auth`; the envelope of a failure is kept for the checks. */
+async function call(url: string, auth: AuthProvider): Promise<unknown> {
+  const client = createOperationClient({ operations: [{ id: 'acme.listPets', method: 'GET', url: `${url}/api`, params: [], tier: 'read' }], fetch: directOperationFetch, auth });
+  const result = await client.call('acme.listPets', {});
+  if (result.ok) return { ok: true };
+  envelopes.push(result.envelope);
+  return result.envelope;
 }
 
 describe('oauthAuthProvider', () => {
@@ -217,8 +213,17 @@ describe('oauthAuthProvider', () => {
     const { flow, url } = await tokenServer();
     const session = oauthSession(flow, confidential, memoryTokenStore({ accessToken: ACCESS, refreshToken: REFRESH }), fetch);
     const refusing = { ...oauthAuthProvider(session), headers: async () => [['Authorization', `Bearer ${ACCESS}`]] as const };
-    expect(await call(url, refusing)).toMatchObject({ category: 'AUTH_FAILED', http_status: 401 });
+    expect(await call(url, refusing)).toMatchObject({ category: 'AUTH_FAILED', http_status: 401, trace: { attempts: 2 } });
     expect(server!.requests).toHaveLength(3);
+  });
+
+  it('shows the store handle in describe, and answers false (the 401 stands) when the refresh is refused', async () => {
+    const { flow, url } = await tokenServer({ fail: { status: 400, body: { error: 'invalid_grant' } } });
+    const store = { ...memoryTokenStore({ accessToken: ACCESS, refreshToken: REFRESH }), accessHandle: '{{secret:acme.access}}' };
+    const provider = oauthAuthProvider(oauthSession(flow, confidential, store, fetch));
+    expect(provider.describe?.({ id: 'acme.listPets', method: 'GET', url: `${url}/api`, params: [], tier: 'read' })).toEqual([['Authorization', 'Bearer {{secret:acme.access}}']]);
+    expect(await provider.unauthorized?.({ id: 'acme.listPets', method: 'GET', url: `${url}/api`, params: [], tier: 'read' }, signal())).toBe(false);
+    expect(await store.get()).toBeUndefined();
   });
 
   it('does not refresh again when the refused token was already replaced', async () => {

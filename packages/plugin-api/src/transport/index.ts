@@ -26,7 +26,7 @@ export { VERIFY_DEFAULTS } from './verification.js';
 export * from './sse-resume.js';
 export * from './sse-collect.js';
 export * from './oauth-auth-provider.js';
-export { checkOAuthUrl } from './oauth-failure.js';
+export { checkOAuthUrl, type OAuthFailureContext } from './oauth-failure.js';
 export * from './oauth-session.js';
 export * from './oauth-token.js';
 export * from './oauth-types.js';

@@ -56,10 +56,10 @@ export const FIRST_PARTY: readonly DistributionEntry[] = [
   },
   // Memory indexes (docs/architecture.md §10): optional, since losing them takes away search_repo,
   // search_session, recall and search_history, never a protection; what they index passes the text layers.
+  { package: '@nodwyn/plugin-memory', range: '^0.1.0', optional: true, load: async () => (await import('@nodwyn/plugin-memory')).memoryPlugin },
   // OpenAPI documents as tools (docs/openapi.md): optional, and it contributes no tool until the person adds
   // a document with `nodwyn openapi add`; its `openapi` and `mock` commands are always there.
   { package: '@nodwyn/plugin-openapi', range: '^0.1.0', optional: true, load: async () => (await import('@nodwyn/plugin-openapi')).openapiPlugin },
-  { package: '@nodwyn/plugin-memory', range: '^0.1.0', optional: true, load: async () => (await import('@nodwyn/plugin-memory')).memoryPlugin },
   {
     package: '@nodwyn/plugin-provider-anthropic',
     range: '^0.1.0',

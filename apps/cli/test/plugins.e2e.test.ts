@@ -38,6 +38,7 @@ describe('nodwyn plugins and the distribution', () => {
       ['@nodwyn/plugin-sandbox-node', 'started'],
       ['@nodwyn/plugin-capabilities', 'started'],
       ['@nodwyn/plugin-memory', 'started'],
+      ['@nodwyn/plugin-openapi', 'started'],
       ['@nodwyn/plugin-provider-anthropic', 'started'],
       ['@nodwyn/plugin-provider-openai', 'started'],
       ['@nodwyn/plugin-provider-scripted', 'started'],

@@ -2,6 +2,7 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { AddressInfo } from 'node:net';
 import { EnvelopeSchema, type Envelope } from '@nodwyn/protocol';
 import { expect } from 'vitest';
+import { testServer } from './loopback-server.js';
 import { createOperationClient } from '../src/transport/operation-client.js';
 import type { OperationClient, OperationClientOptions, OperationResult } from '../src/transport/operation-types.js';
 
@@ -20,29 +21,15 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** Starts a server on 127.0.0.1:0; `handler` answers (or destroys the socket) once the body is read. */
+/** Starts a server on 127.0.0.1:0 (the transport tests' `testServer`); `handler` answers (or destroys the socket) once the body is read. */
 export async function serve(handler: (hit: Hit, response: ServerResponse, request: IncomingMessage) => unknown): Promise<TestServer> {
   const hits: Hit[] = [];
-  const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const hit = { method: request.method ?? '', url: request.url ?? '', headers: request.headers, body: Buffer.concat(chunks).toString('utf8') };
-      hits.push(hit);
-      void handler(hit, response, request);
-    });
+  const server = await testServer((request, response, _n, body) => {
+    const hit = { method: request.method ?? '', url: request.url ?? '', headers: request.headers, body };
+    hits.push(hit);
+    void handler(hit, response, request);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    hits,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return { url: server.url, hits, close: () => server.close() };
 }
 
 /** Answers JSON. */

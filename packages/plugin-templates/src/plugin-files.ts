@@ -71,6 +71,7 @@ function monorepoPackage(template: KindTemplate, names: PluginNames, directory: 
   const dist = { types: './dist/src/index.d.ts', default: './dist/src/index.js' };
   const packageJson = {
     ...packageBase(template, names),
+    repository: { type: 'git', url: 'git+https://github.com/nodwyn/nodwyn.git', directory },
     exports: { '.': { '@nodwyn/source': './src/index.ts', ...dist } },
     dependencies: { '@nodwyn/plugin-api': VERSIONS.pluginApi },
     devDependencies: { '@nodwyn/testing': VERSIONS.testing, ...testPlugins(template, VERSIONS.firstPartyPlugins) },

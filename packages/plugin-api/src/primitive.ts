@@ -46,6 +46,16 @@ export type ApplyResult =
   | { readonly ok: true; readonly content: string; readonly data?: unknown; readonly truncated: boolean; readonly taint: readonly string[] }
   | { readonly ok: false; readonly envelope: Envelope; readonly stage: string };
 
+/**
+ * How far a long call has got, as the tool reports it (an MCP server's `notifications/progress`, a build's
+ * steps). `progress` grows with each report; `total`, when known, is where it ends. Front ends show it.
+ */
+export interface ToolProgress {
+  readonly progress: number;
+  readonly total?: number;
+  readonly message?: string;
+}
+
 /** What a handler knows about the call it serves. */
 export interface PrimitiveCallContext {
   readonly session: string;
@@ -68,6 +78,11 @@ export interface PrimitiveCallContext {
    * buffers); absent, they use the disk. Every path check still runs first. Nested calls inherit it.
    */
   readonly files?: WorkspaceFiles;
+  /**
+   * Reports how far the call has got; the kernel passes the message through the text layers and on to the
+   * front ends as a `tool.progress` event. Absent when nobody listens (host calls, tests).
+   */
+  readonly progress?: (update: ToolProgress) => void;
   /** Makes a nested call through the guard (for host primitives that compose others); `taint` adds tags. */
   apply(name: string, args: unknown, options?: { taint?: readonly string[] }): Promise<ApplyResult>;
 }

@@ -13,7 +13,7 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 
 /** Each reported package's entry points: report name → declaration file under the package's dist/. */
 export const ENTRY_POINTS = {
-  protocol: { protocol: 'dist/src/index.d.ts', 'protocol-desktop-bridge': 'dist/src/desktop-bridge.d.ts' },
+  protocol: { protocol: 'dist/src/index.d.ts', 'protocol-desktop-bridge': 'dist/src/desktop-bridge.d.ts', 'protocol-tool-progress': 'dist/src/tool-progress.d.ts' },
   client: { client: 'dist/src/index.d.ts', 'client-node': 'dist/src/node.d.ts' },
   'plugin-api': {
     'plugin-api': 'dist/src/index.d.ts',

@@ -1,6 +1,7 @@
 export * from './envelope.js';
 export * from './log-event.js';
 export * from './frontend-event.js';
+export * from './tool-progress.js';
 export * from './nodwyn-methods.js';
 export * from './acp-requests.js';
 export * from './frontend-client.js';

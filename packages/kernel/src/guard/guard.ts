@@ -9,6 +9,7 @@ import {
   type GuardCall,
   type Tier,
   type Envelope,
+  type ToolProgress,
   type ToolResult,
   type Verdict,
   type EgressTarget,
@@ -24,6 +25,7 @@ import { execute } from './execute.js';
 import { preflight } from './preflight.js';
 import { collect, Denied, egressTargets, mergeTags, modelToolAsHostCall, stageFailure } from './denial.js';
 import { isPromise } from './is-promise.js';
+import { progressReporter } from './progress.js';
 import type { Approvals } from './approvals.js';
 import { decide } from './confirmation.js';
 import { effectOf, effectsOf } from './effect.js';
@@ -55,6 +57,8 @@ export interface ApplyRequest {
   readonly planApproved?: boolean;
   /** The workspace's files as a front end serves them (see `WorkspaceFiles`); this call and its nested calls use them. */
   readonly files?: WorkspaceFiles;
+  /** Who hears how far the call has got (the handler's `progress`); its nested calls report to it too. */
+  readonly onProgress?: (update: ToolProgress) => void;
 }
 
 /** A request about to leave the machine outside any primitive (a provider's HTTP call). */
@@ -183,6 +187,7 @@ export class Guard {
       outputCap: this.deps.outputCap,
       taint: call.taint,
       ...(request.files ? { files: request.files } : {}),
+      ...(request.onProgress ? { progress: progressReporter(request.onProgress) } : {}),
       apply: (name: string, args: unknown, options: { taint?: readonly string[] } = {}) =>
         this.apply({
           session: request.session,
@@ -195,6 +200,7 @@ export class Guard {
           taint: mergeTags(call.taint, options.taint),
           planApproved: request.planApproved,
           files: request.files,
+          onProgress: request.onProgress,
         }),
     };
     const result = await execute(primitive, call.args, context, signal);

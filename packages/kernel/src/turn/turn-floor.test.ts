@@ -165,6 +165,35 @@ describe('the turn floor', () => {
     expect(seen).toEqual(['started c0_0 note true', 'ran a', 'started c0_1 note true', 'ran b']);
   });
 
+  it('passes a running call\'s progress, and its nested calls\', to the front end as tool.progress', async () => {
+    const session = setup();
+    kernel.primitives.register('t', { ...echo, name: 'leaf.step', visibility: 'host', handler: (_a, ctx) => (ctx.progress?.({ progress: 2, total: 2, message: 'nested' }), { content: 'ok' }) });
+    kernel.primitives.register('t', {
+      ...echo,
+      name: 'long',
+      handler: async (_a, ctx) => {
+        ctx.progress?.({ progress: 1, total: 2, message: 'first half' });
+        await ctx.apply('leaf.step', { text: 'x' });
+        return { content: 'done' };
+      },
+    });
+    const progress: FrontendEvent[] = [];
+    const onEvent = (event: FrontendEvent): void => void (event.type === 'tool.progress' && progress.push(event));
+    await kernel.run({ session, prompt: 'go', provider: replies([{ calls: [{ name: 'long', args: { text: '' } }] }, { text: 'done' }]), strategy: simpleLoop, onEvent });
+    expect(progress).toEqual([
+      { type: 'tool.progress', session, call_id: 'c0_0', progress: 1, total: 2, message: 'first half' },
+      { type: 'tool.progress', session, call_id: 'c0_0', progress: 2, total: 2, message: 'nested' },
+    ]);
+  });
+
+  it('gives a call no progress reporter when nobody listens', async () => {
+    const session = setup();
+    let reporter: unknown = 'unset';
+    kernel.primitives.register('t', { ...echo, name: 'long', handler: (_a, ctx) => ((reporter = ctx.progress), { content: 'done' }) });
+    await kernel.run({ session, prompt: 'go', provider: replies([{ calls: [{ name: 'long', args: { text: '' } }] }, { text: 'done' }]), strategy: simpleLoop });
+    expect(reporter).toBeUndefined();
+  });
+
   it('hands the run\'s workspace files to every call, nested calls and a strategy\'s host calls included', async () => {
     const session = setup();
     const files: WorkspaceFiles = { readText: async () => 'buffer', writeText: async () => undefined };

@@ -1,4 +1,4 @@
-import { EnvelopeError, type ApplyResult, type AssistantMessage, TOOL_ARGS_LIMITS, type Confirmer, type ContextContributor, type EgressSender, type Envelope, type PlanOutcome, type RetryBudget, type TurnPlans, type ModelMessage, type ModelProvider, type SummaryOutcome, type SummaryRequest, type ToolCallResult, type ToolSpec, type TaintTracker, type TurnFloor, type WindowView, type WorkspaceFiles } from '@nodwyn/plugin-api';
+import { EnvelopeError, type ApplyResult, type AssistantMessage, TOOL_ARGS_LIMITS, type Confirmer, type ContextContributor, type EgressSender, type Envelope, type PlanOutcome, type RetryBudget, type TurnPlans, type ModelMessage, type ModelProvider, type SummaryOutcome, type SummaryRequest, type ToolCallResult, type ToolProgress, type ToolSpec, type TaintTracker, type TurnFloor, type WindowView, type WorkspaceFiles } from '@nodwyn/plugin-api';
 import { retryBudget } from '@nodwyn/plugin-api/transport';
 import type { FrontendEvent, LogEvent, ToolCall, TurnEndReason } from '@nodwyn/protocol';
 import { KernelCodes } from '../errors.js';
@@ -294,7 +294,8 @@ export class Floor implements TurnFloor {
       return this.#deny(call, 'budget', this.#stop!.envelope);
     }
     this.#toolCalls++;
-    this.options.onEvent?.({ type: 'tool.started', session: this.session, call_id: call.id, name: call.name });
+    const { onEvent } = this.options;
+    onEvent?.({ type: 'tool.started', session: this.session, call_id: call.id, name: call.name });
     const result = await this.deps.guard.apply({
       session: this.session,
       name: call.name,
@@ -305,9 +306,25 @@ export class Floor implements TurnFloor {
       confirmer: this.options.confirmer,
       planApproved: this.#planApproved,
       files: this.options.files,
+      ...(onEvent ? { onProgress: (update: ToolProgress) => onEvent(this.#progressEvent(call, update)) } : {}),
     });
     if (result.ok) return { call, ok: true, content: result.content };
     return { call, ok: false, content: JSON.stringify(result.envelope), envelope: result.envelope };
+  }
+
+  /** A tool's report of how far it has got, for front ends: its message goes through the text layers first. */
+  #progressEvent(call: ToolCall, update: ToolProgress): FrontendEvent {
+    const layered = update.message === undefined ? undefined : (this.deps.shown?.(this.session, update.message) ?? update.message);
+    // Only a person sees it, but a message still holding a remembered secret is left out all the same.
+    const message = layered !== undefined && (this.deps.taint()?.matches(this.session, layered).length ?? 0) === 0 ? layered : undefined;
+    return {
+      type: 'tool.progress',
+      session: this.session,
+      call_id: call.id,
+      progress: update.progress,
+      ...(update.total === undefined ? {} : { total: update.total }),
+      ...(message === undefined ? {} : { message }),
+    };
   }
 
   #deny(call: ToolCall, stage: string, env: Envelope): ToolCallResult {

@@ -238,6 +238,10 @@ export class LiveSession {
     else if (event.type === 'tool.started') {
       this.#flush();
       for (const update of this.#projector.started(event.call_id)) this.subscribers.update(update);
+    } else if (event.type === 'tool.progress') {
+      const { progress, total, message } = event;
+      const view = { progress, ...(total === undefined ? {} : { total }), ...(message === undefined ? {} : { message }) };
+      for (const update of this.#projector.progress(event.call_id, view)) this.subscribers.update(update);
     }
   }
 

@@ -1,4 +1,4 @@
-import type { LogEvent } from '@nodwyn/protocol';
+import { toolProgressOf, type LogEvent } from '@nodwyn/protocol';
 import { describe, expect, it } from 'vitest';
 import { SessionProjector } from './session-projector.js';
 
@@ -61,6 +61,16 @@ describe('SessionProjector', () => {
     expect(live.map((u) => u.sessionUpdate)).toEqual(['tool_call', 'tool_call_update']);
     expect(live[1]).toMatchObject({ status: 'failed', rawOutput: envelope, content: [{ type: 'content', content: { type: 'text', text: JSON.stringify(envelope) } }] });
     expect(p.started('c')).toEqual([{ sessionUpdate: 'tool_call_update', toolCallId: live[0]!.sessionUpdate === 'tool_call' ? live[0]!.toolCallId : '', status: 'in_progress' }]);
+  });
+
+  it('sends a running call\'s progress in _meta, which toolProgressOf reads back, and nothing for an unknown call', () => {
+    const p = projector();
+    const [call] = p.project(event('message.assistant', { tool_calls: [{ id: 'c', name: 'shell', args: { command: 'make' } }], stop_reason: 'tool_use', provider: 'p' }), 'live');
+    const [update] = p.progress('c', { progress: 3, total: 10, message: 'compiling' });
+    expect(update).toEqual({ sessionUpdate: 'tool_call_update', toolCallId: call!.sessionUpdate === 'tool_call' ? call!.toolCallId : '', status: 'in_progress', _meta: { nodwyn: { progress: { progress: 3, total: 10, message: 'compiling' } } } });
+    expect(toolProgressOf(update!._meta)).toEqual({ progress: 3, total: 10, message: 'compiling' });
+    expect(toolProgressOf({ nodwyn: { progress: { progress: 'lots' } } })).toBeUndefined();
+    expect(p.progress('unknown', { progress: 1 })).toEqual([]);
   });
 
   it('shows a plan with its verdict, and a title', () => {

@@ -1,5 +1,5 @@
 import type { PlanEntry, SessionUpdate, ToolKind } from '@agentclientprotocol/sdk';
-import type { Envelope, LogEvent, ToolCall, Usage } from '@nodwyn/protocol';
+import type { Envelope, LogEvent, ToolCall, ToolProgressView, Usage } from '@nodwyn/protocol';
 import { resultContent, toolView } from './tool-view.js';
 
 /** What the projector needs to know about tools: the ACP kind a primitive declared. */
@@ -86,6 +86,12 @@ export class SessionProjector {
   started(callId: string): SessionUpdate[] {
     const call = this.#calls.get(callId);
     return call ? [{ sessionUpdate: 'tool_call_update', toolCallId: call.toolCallId, status: 'in_progress' }] : [];
+  }
+
+  /** A running call's report of how far it has got, in `_meta.nodwyn.progress` (see `toolProgressOf`). */
+  progress(callId: string, progress: ToolProgressView): SessionUpdate[] {
+    const call = this.#calls.get(callId);
+    return call ? [{ sessionUpdate: 'tool_call_update', toolCallId: call.toolCallId, status: 'in_progress', _meta: { nodwyn: { progress } } }] : [];
   }
 
   #assistant(event: LogEvent, p: Record<string, unknown>, mode: ProjectionMode): SessionUpdate[] {

@@ -43,7 +43,8 @@ export function toolHeader(mark: Span, title: string, width: number, seconds?: n
 /** A live tool's header: `mark` is the spinner's frame, `now` gives the elapsed time; `asking` when a question waits on it. */
 export function liveToolLine(tool: LiveTool, mark: string, now: number, width: number, asking = false): Line {
   const style: Style = tool.status === 'failed' ? { fg: 'red' } : { fg: 'cyan' };
-  const state = asking ? 'waiting for your answer' : tool.status === 'pending' ? 'waiting' : tool.status === 'in_progress' ? 'running' : undefined;
+  const running = tool.progress ? `running · ${tool.progress}` : 'running';
+  const state = asking ? 'waiting for your answer' : tool.status === 'pending' ? 'waiting' : tool.status === 'in_progress' ? running : undefined;
   return toolHeader({ text: mark, style }, tool.title, width, Math.max(0, (now - tool.startedAt) / 1000), state);
 }
 

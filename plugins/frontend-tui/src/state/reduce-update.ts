@@ -1,4 +1,5 @@
 import type { Usage } from '@nodwyn/protocol';
+import { progressText, toolProgressOf } from '@nodwyn/protocol/tool-progress';
 import { sanitize } from '../terminal/sanitize.js';
 import type { SessionUpdate, UpdateOf } from './protocol-types.js';
 import { outcomeFromUpdate } from './tool-outcome.js';
@@ -33,10 +34,12 @@ function toolCallUpdate(state: TuiState, update: UpdateOf<'tool_call_update'>): 
   if (!live) return state;
   const status = update.status ?? live.status;
   const finished = status === 'completed' || status === 'failed';
+  const progress = toolProgressOf(update._meta);
   const changed = {
     ...live,
     status,
     ...(update.title ? { title: sanitize(update.title) } : {}),
+    ...(progress ? { progress: sanitize(progressText(progress)) } : {}),
     ...(finished ? { outcome: outcomeFromUpdate(update) } : {}),
   };
   return { ...state, tools: state.tools.map((t) => (t === live ? changed : t)) };

@@ -4,6 +4,7 @@ import { chunk, confirmation, envelope, log, thought, turnWithTool, update, usag
 import { HISTORY_CHARS } from './history-budget.js';
 import type { TuiAction } from './tui-action.js';
 import { tuiReducer } from './tui-reducer.js';
+import { liveToolLine } from '../layout/tool-lines.js';
 import { initialState, type TuiState } from './tui-state.js';
 
 const S = 'session-1';
@@ -95,6 +96,16 @@ describe('tuiReducer', () => {
       { kind: 'tool', title: 'shell sleep 60', end: 'interrupted' },
       { kind: 'turn', reason: 'cancelled' },
     ]);
+  });
+
+  it('shows a running tool\'s latest progress on its line, terminal escapes removed', () => {
+    const state = events(opened(), [
+      update(S, { sessionUpdate: 'tool_call', toolCallId: '3:x', title: 'mcp_build_run', kind: 'execute', status: 'pending' }),
+      update(S, { sessionUpdate: 'tool_call_update', toolCallId: '3:x', status: 'in_progress', _meta: { nodwyn: { progress: { progress: 2, total: 5, message: 'linking\u001b[2J' } } } }),
+    ]);
+    expect(state.tools[0]).toMatchObject({ status: 'in_progress', progress: '2/5 linking' });
+    const line = liveToolLine(state.tools[0]!, '⠋', state.tools[0]!.startedAt, 80);
+    expect(line.map((span) => span.text).join('')).toContain('running · 2/5 linking');
   });
 
   it('merges the question told to every client with the one asked of this client, and closes it when decided', () => {

@@ -14,6 +14,8 @@ export interface LiveTool {
   readonly startedAt: number;
   /** The result its last update carried, used when the log records it. */
   readonly outcome?: ToolOutcome;
+  /** How far it has got, as the tool last reported (`3/10 compiling`), already sanitized. */
+  readonly progress?: string;
 }
 
 /** A call the model made that has no logged result yet. */

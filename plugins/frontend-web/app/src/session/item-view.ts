@@ -27,8 +27,9 @@ export function outcomeView(outcome: ToolOutcome | undefined): Child[] {
   return [outcome.diff ? diffView(outcome.diff) : undefined, outcome.text !== undefined && outcome.text.length > 0 ? outputText(outcome.text) : undefined];
 }
 
-function toolView(title: string, status: string, outcome: ToolOutcome | undefined): HTMLElement {
-  return h('div', { class: 'tool' }, h('div', { class: 'tool-head' }, h('span', { class: `badge tool-${status}` }, status.replace('_', ' ')), h('code', { class: 'tool-title' }, title)), ...outcomeView(outcome));
+function toolView(title: string, status: string, outcome: ToolOutcome | undefined, progress?: string): HTMLElement {
+  const head = h('div', { class: 'tool-head' }, h('span', { class: `badge tool-${status}` }, status.replace('_', ' ')), h('code', { class: 'tool-title' }, title), progress ? h('span', { class: 'tool-progress', role: 'status' }, progress) : undefined);
+  return h('div', { class: 'tool' }, head, ...outcomeView(outcome));
 }
 
 /** A streamed or logged answer as sanitised Markdown, with its thinking behind a disclosure. */
@@ -66,7 +67,7 @@ export function itemView(item: Item, onFork: (seq: number) => void): HTMLElement
 
 /** A tool running now. */
 export function liveToolView(tool: LiveTool): HTMLElement {
-  return h('div', { class: 'item live' }, toolView(tool.title, tool.status, tool.outcome));
+  return h('div', { class: 'item live' }, toolView(tool.title, tool.status, tool.outcome, tool.status === 'in_progress' ? tool.progress : undefined));
 }
 
 /** A pending confirmation with its choices; `onAnswer` sends the chosen option. */

@@ -39,6 +39,8 @@ export interface LiveTool {
   readonly title: string;
   readonly status: 'pending' | 'in_progress' | 'completed' | 'failed';
   readonly outcome?: ToolOutcome;
+  /** How far it has got, as the tool last reported (`3/10 compiling`). */
+  readonly progress?: string;
 }
 
 /** A call the model made that has no logged outcome yet. */

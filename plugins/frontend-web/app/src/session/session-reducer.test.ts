@@ -42,6 +42,16 @@ describe('reduceSession', () => {
     expect(shell).toMatchObject({ kind: 'tool', status: 'denied', title: 'shell ls', outcome: { envelope: { code: 'GUARD_DENIED', remediation: 'Ask.' } } });
   });
 
+  it('shows a running tool\'s latest progress and ignores malformed progress', () => {
+    let state = run([
+      log(1, 'message.assistant', { text: '', tool_calls: [{ id: 'c1', name: 'shell', args: { command: 'make' } }] }, 'model'),
+      update({ sessionUpdate: 'tool_call_update', toolCallId: '1:c1', status: 'in_progress', _meta: { nodwyn: { progress: { progress: 3, total: 10, message: 'compiling' } } } }),
+    ]);
+    expect(state.tools[0]).toMatchObject({ status: 'in_progress', progress: '3/10 compiling' });
+    state = run([update({ sessionUpdate: 'tool_call_update', toolCallId: '1:c1', _meta: { nodwyn: { progress: { progress: 'all' } } } })], state);
+    expect(state.tools[0]).toMatchObject({ progress: '3/10 compiling' });
+  });
+
   it('holds a confirmation until the log says another client decided it', () => {
     const request = { sessionId: S, callId: 'k1', toolCallId: '1:c1', tool: 'shell', tier: 'destructive', reason: 'rm', security: false, options: [] };
     let state = run([{ type: 'confirmation', request }, { type: 'confirmation', request }, { type: 'confirmation', request: { ...request, sessionId: 'other' } }]);

@@ -1,4 +1,5 @@
 import type { ClientEvent, LogEvent } from '@nodwyn/protocol';
+import { progressText, toolProgressOf } from '@nodwyn/protocol/tool-progress';
 import { itemsOfPage, reduceLog } from './reduce-log.js';
 import { emptySession, type SessionState, type SessionUpdate, type UpdateOf } from './session-items.js';
 import { outcomeFromUpdate } from './tool-outcome.js';
@@ -29,7 +30,14 @@ function toolCallUpdate(state: SessionState, update: UpdateOf<'tool_call_update'
   if (!live) return state;
   const status = update.status ?? live.status;
   const finished = status === 'completed' || status === 'failed';
-  const changed = { ...live, status, ...(update.title ? { title: update.title } : {}), ...(finished ? { outcome: outcomeFromUpdate(update) } : {}) };
+  const progress = toolProgressOf(update._meta);
+  const changed = {
+    ...live,
+    status,
+    ...(update.title ? { title: update.title } : {}),
+    ...(progress ? { progress: progressText(progress) } : {}),
+    ...(finished ? { outcome: outcomeFromUpdate(update) } : {}),
+  };
   return { ...state, tools: state.tools.map((t) => (t === live ? changed : t)) };
 }
 

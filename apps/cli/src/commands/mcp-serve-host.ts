@@ -1,5 +1,5 @@
 import type { McpToolHost } from '@nodwyn/plugin-mcp/server';
-import { TaintToken, type LogDraft } from '@nodwyn/plugin-api';
+import { TaintToken, type LogDraft, type ToolProgress } from '@nodwyn/plugin-api';
 import type { WorkspaceScope } from '@nodwyn/runtime';
 import { randomUUID } from 'node:crypto';
 
@@ -40,7 +40,8 @@ export function kernelToolHost(scope: ServedScope): KernelToolHost {
           const callId = `mcp_${randomUUID()}`;
           kernel.append(session, { type: 'mcp.call', actor: 'model', payload: { call_id: callId, name: call.name, args: call.args, client: name } });
           const signal = AbortSignal.any([call.signal, stopping.signal]);
-          const applying = kernel.apply({ session, name: call.name, args: call.args, origin: 'model', callId, signal, confirmer: call.confirmer });
+          const onProgress = call.progress && progressShown(scope, session, call.progress);
+          const applying = kernel.apply({ session, name: call.name, args: call.args, origin: 'model', callId, signal, confirmer: call.confirmer, ...(onProgress ? { onProgress } : {}) });
           running.add(applying);
           const result = await applying.finally(() => running.delete(applying));
           if (!result.ok || result.data === undefined) return result;
@@ -48,6 +49,14 @@ export function kernelToolHost(scope: ServedScope): KernelToolHost {
         },
       };
     },
+  };
+}
+
+/** A tool's progress reports as a client may see them: each message as `shownData` shows data, or none. */
+function progressShown(scope: ServedScope, session: string, listener: (update: ToolProgress) => void): (update: ToolProgress) => void {
+  return ({ message, ...rest }) => {
+    const shown = message === undefined ? undefined : shownData(scope, session, message);
+    listener({ ...rest, ...(typeof shown === 'string' ? { message: shown } : {}) });
   };
 }
 

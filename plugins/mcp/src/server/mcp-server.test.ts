@@ -8,7 +8,7 @@ import { createMcpServer } from './mcp-server.js';
 import type { McpToolHost } from './tool-host.js';
 
 /** Test tools of every tier, and one that takes its time. */
-const tools = testPlugin('test-tools', ['primitive:peek', 'primitive:note', 'primitive:wipe', 'primitive:wait', 'primitive:fetch_page', 'primitive:test.hidden'], (ctx) => {
+const tools = testPlugin('test-tools', ['primitive:peek', 'primitive:note', 'primitive:wipe', 'primitive:wait', 'primitive:fetch_page', 'primitive:steps', 'primitive:test.hidden'], (ctx) => {
   ctx.primitives.register(
     definePrimitive({
       name: 'peek',
@@ -36,6 +36,22 @@ const tools = testPlugin('test-tools', ['primitive:peek', 'primitive:note', 'pri
     }),
   );
   ctx.primitives.register(
+    definePrimitive({
+      name: 'steps',
+      description: 'Works in three steps, saying how far it has got.',
+      input: z.object({}).strict(),
+      tier: 'read',
+      visibility: 'model',
+      handler: async (_args, context) => {
+        for (let step = 1; step <= 3; step++) {
+          await new Promise((resolve) => setTimeout(resolve, 120));
+          context.progress?.({ progress: step, total: 3, message: `step ${step} of 3` });
+        }
+        return { content: 'three steps done' };
+      },
+    }),
+  );
+  ctx.primitives.register(
     definePrimitive({ name: 'fetch_page', description: 'Fetches a page.', input: z.object({}).strict(), tier: 'read', visibility: 'model', egress: true, egressTargets: () => [], handler: () => ({ content: 'page' }) }),
   );
   ctx.primitives.register(definePrimitive({ name: 'test.hidden', description: 'Host only.', input: z.object({}).strict(), tier: 'read', visibility: 'host', handler: () => ({ content: 'host' }) }));
@@ -48,7 +64,7 @@ function hostOver(tk: TestKernel, sessions: string[]): McpToolHost {
     session(client) {
       const session = tk.kernel.sessions.create({ workspace: tk.workspace, title: `mcp: ${client.name}` });
       sessions.push(session);
-      return { call: (call) => tk.kernel.apply({ session, name: call.name, args: call.args, origin: 'model', signal: call.signal, confirmer: call.confirmer as Confirmer | undefined }) };
+      return { call: (call) => tk.kernel.apply({ session, name: call.name, args: call.args, origin: 'model', signal: call.signal, confirmer: call.confirmer as Confirmer | undefined, onProgress: call.progress }) };
     },
   };
 }
@@ -160,6 +176,18 @@ describe('the MCP server over a real kernel', () => {
     }
     const failed = tk.events(sessions[0]!).find((e) => e.type === 'tool.failed' && e.payload.name === 'wait');
     expect(failed?.payload.envelope).toMatchObject({ category: 'CANCELLED' });
+  });
+
+  it('sends the tool\'s own progress once it reports some, in place of the ticks', async () => {
+    const updates: Progress[] = [];
+    const result = (await plain.callTool({ name: 'steps', arguments: {} }, undefined, { onprogress: (p) => updates.push(p) })) as CallToolResult;
+    expect(result.content).toEqual([{ type: 'text', text: 'three steps done' }]);
+    // A tick may have told the client `1` before the tool's own first step: that step is then not past it.
+    const first = updates.findIndex((u) => u.total === 3);
+    expect(first).toBeGreaterThan(0);
+    expect(updates.slice(first).every((u) => u.total === 3 && u.message === `step ${u.progress} of 3`)).toBe(true);
+    expect(updates.at(-1)).toMatchObject({ progress: 3, total: 3, message: 'step 3 of 3' });
+    expect(updates.map((u) => u.progress)).toEqual([...new Set(updates.map((u) => u.progress))].sort((a, b) => a - b));
   });
 
   it('tells a client that listed the tools when the list changes', async () => {

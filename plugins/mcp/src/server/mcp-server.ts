@@ -1,10 +1,10 @@
-import type { Confirmer } from '@nodwyn/plugin-api';
+import type { Confirmer, ToolProgress } from '@nodwyn/plugin-api';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { CallToolRequestSchema, ElicitResultSchema, ListToolsRequestSchema, type CallToolResult, type ServerNotification, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import { callToolResult } from './call-result.js';
 import { elicitationConfirmer } from './elicitation-confirmer.js';
-import { progressTicker, PROGRESS_INTERVAL_MS } from './progress.js';
+import { progressTicker, PROGRESS_INTERVAL_MS, type CallProgress } from './progress.js';
 import { listingKey, mcpTool } from './tool-listing.js';
 import type { McpToolHost, McpToolSession } from './tool-host.js';
 
@@ -75,15 +75,15 @@ export function createMcpServer(host: McpToolHost, info: McpServerInfo, options:
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const { name, arguments: args } = request.params;
     session ??= host.session({ name: client(), version: server.getClientVersion()?.version ?? '' });
-    const stop = progressFor(request.params._meta?.progressToken, extra, name, options);
+    const progress = progressFor(request.params._meta?.progressToken, extra, name, options);
     const confirmer = server.getClientCapabilities()?.elicitation ? askingConfirmer(extra, client(), options) : undefined;
-    const calling = session.call({ name, args: args ?? {}, signal: extra.signal, ...(confirmer ? { confirmer } : {}) });
+    const calling = session.call({ name, args: args ?? {}, signal: extra.signal, ...(confirmer ? { confirmer } : {}), ...(progress ? { progress: progress.report } : {}) });
     calls.add(calling);
     try {
       return callToolResult(await calling);
     } finally {
       calls.delete(calling);
-      stop();
+      progress?.stop();
       checkListing();
     }
   });
@@ -92,10 +92,10 @@ export function createMcpServer(host: McpToolHost, info: McpServerInfo, options:
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
-/** Progress ticks for a request that asked for them (`_meta.progressToken`); returns how to stop them. */
-function progressFor(token: string | number | undefined, extra: Extra, name: string, options: McpServerOptions): () => void {
-  if (token === undefined) return () => undefined;
-  const send = (progress: number, message: string) => extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress, message } });
+/** Progress for a request that asked for it (`_meta.progressToken`). */
+function progressFor(token: string | number | undefined, extra: Extra, name: string, options: McpServerOptions): CallProgress | undefined {
+  if (token === undefined) return undefined;
+  const send = (update: ToolProgress) => extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, ...update } });
   return progressTicker(send, name, options.progressIntervalMs ?? PROGRESS_INTERVAL_MS);
 }
 

@@ -1,4 +1,4 @@
-import type { ApplyResult, Confirmer, PrimitiveInfo } from '@nodwyn/plugin-api';
+import type { ApplyResult, Confirmer, PrimitiveInfo, ToolProgress } from '@nodwyn/plugin-api';
 
 /** Who connected, as the MCP client named itself in `initialize`. */
 export interface McpClientInfo {
@@ -14,6 +14,8 @@ export interface McpToolCall {
   readonly signal: AbortSignal;
   /** Who answers confirmations (MCP elicitation); without one, a call that needs a confirmation is denied. */
   readonly confirmer?: Confirmer;
+  /** Hears the tool's own reports of how far it has got (their messages already through the text layers). */
+  readonly progress?: (update: ToolProgress) => void;
 }
 
 /** The tool calls of one connection: a nodwyn session of its own, every call logged in it. */

@@ -44,16 +44,17 @@ function write(response: ServerResponse, text: string): Promise<void> {
 
 /**
  * Streams generated server-sent events: numbered ids from 1 to `x-mock-events` (default 5), starting
- * after a numeric `Last-Event-ID`, then the done sentinel (no id). `drop-after=N` breaks the connection
- * after N events of this connection, `stall-after=N` goes silent for `ms` first; `retry` opens the stream
- * with a `retry:` line (seed 003, "Mock").
+ * after a numeric `Last-Event-ID`, then the done sentinel (no id) when the document declares one
+ * (`x-mock-done`, else `x-agent.stream.done`), else a clean end. `drop-after=N` breaks the connection
+ * after N events of this connection, `stall-after=N` goes silent for `ms` first (less when the client
+ * leaves); `retry` opens the stream with a `retry:` line (seed 003, "Mock").
  */
 export async function answerStream(context: AnswerContext, route: MockRoute, answer: Answer, request: IncomingMessage, response: ServerResponse, fault: Fault | undefined): Promise<void> {
   const media = answer.media ?? {};
   const total = typeof media['x-mock-events'] === 'number' ? media['x-mock-events'] : EVENTS_DEFAULT;
   const interval = typeof media['x-mock-interval-ms'] === 'number' ? media['x-mock-interval-ms'] : INTERVAL_DEFAULT_MS;
   const xAgent = route.operation['x-agent'] as { stream?: { done?: unknown } } | undefined;
-  const done = typeof media['x-mock-done'] === 'string' ? media['x-mock-done'] : typeof xAgent?.stream?.done === 'string' ? xAgent.stream.done : '[DONE]';
+  const done = typeof media['x-mock-done'] === 'string' ? media['x-mock-done'] : typeof xAgent?.stream?.done === 'string' ? xAgent.stream.done : undefined;
   const last = Number(request.headers['last-event-id']);
   const start = Number.isInteger(last) && last >= 0 ? last + 1 : 1;
   const random = seeded(context.seed + start);
@@ -64,7 +65,7 @@ export async function answerStream(context: AnswerContext, route: MockRoute, ans
   for (let id = start; id <= total; id += 1) {
     if (response.destroyed) return;
     if (breaking && sent >= breaking.events) {
-      if (breaking.kind === 'stall-after') await new Promise((resolve) => setTimeout(resolve, breaking.ms));
+      if (breaking.kind === 'stall-after') await silence(response, breaking.ms);
       response.socket?.destroy();
       return;
     }
@@ -74,6 +75,19 @@ export async function answerStream(context: AnswerContext, route: MockRoute, ans
     sent += 1;
     if (interval > 0) await new Promise((resolve) => setTimeout(resolve, interval));
   }
-  await write(response, `data: ${done}\n\n`);
+  if (done !== undefined) await write(response, `data: ${done}\n\n`);
   response.end();
+}
+
+/** Waits `ms`, or less when the client closes the connection first. */
+function silence(response: ServerResponse, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const finish = (): void => {
+      clearTimeout(timer);
+      response.off('close', finish);
+      resolve();
+    };
+    const timer = setTimeout(finish, ms);
+    response.once('close', finish);
+  });
 }

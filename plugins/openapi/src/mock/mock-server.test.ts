@@ -62,6 +62,15 @@ describe('nodwyn mock', () => {
     await expect(dropped.text()).rejects.toThrow();
   });
 
+  it('ends a stream without a declared done sentinel cleanly after its events', async () => {
+    const events = { 'text/event-stream': { schema: { type: 'object', properties: { n: { type: 'integer' } } }, 'x-mock-events': 2 } };
+    const document = { openapi: '3.0.3', info: { title: 'ticks', version: '1' }, paths: { '/ticks': { get: { operationId: 'ticks', responses: { '200': { description: 'ticks', content: events } } } } } };
+    mock = await startMock({ document });
+    const text = await (await fetch(`${mock.url}/ticks`)).text();
+    expect(text.match(/^id: \d+$/gm)).toEqual(['id: 1', 'id: 2']);
+    expect(text).not.toContain('[DONE]');
+  });
+
   it('answers x-mock-sequence entries in order, the last one repeating', async () => {
     const m = await pets();
     const states: unknown[] = [];

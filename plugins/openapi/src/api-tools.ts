@@ -3,6 +3,7 @@ import { EnvelopeError, SECRET_HANDLE, z, type EgressSender, type EgressTarget, 
 import { argsDigest, createOperationClient, directOperationFetch, pluginStoreIdempotency, type OperationClient, type OperationFetch } from '@nodwyn/plugin-api/transport';
 import { apiAuth } from './api-auth.js';
 import type { LoadedApi } from './api-load.js';
+import { callStreamed, streamBounds } from './api-stream.js';
 import { openApiError } from './errors.js';
 import type { MappedOperation } from './operation-map.js';
 
@@ -14,6 +15,7 @@ export interface ToolDeps {
 }
 
 const CONFIRMED: ReadonlySet<Tier> = new Set(['destructive', 'irreversible']);
+const STREAM_TIMEOUT_MARGIN_MS = 5_000;
 const HANDLE = new RegExp(SECRET_HANDLE.source);
 
 /** The session of the call being served, for the sender (one client serves every session). */
@@ -53,6 +55,13 @@ function effectOf(op: MappedOperation): string {
   return `http:${op.method} ${url.host}${op.path}`;
 }
 
+/** A confirmation token for one call of `id` with `args`, from the runtime's preview. */
+function tokenOf(client: OperationClient, id: string, args: unknown): string {
+  const preview = client.preview(id, args);
+  if (!('confirmation_token' in preview)) throw new EnvelopeError(preview.envelope);
+  return preview.confirmation_token;
+}
+
 /** The guarded tool of one operation. Its input schema is built on first use: a large API has many. */
 function toolOf(client: OperationClient, op: MappedOperation): PrimitiveDefinition<Record<string, unknown>> {
   let input: z.ZodType<Record<string, unknown>> | undefined;
@@ -74,22 +83,19 @@ function toolOf(client: OperationClient, op: MappedOperation): PrimitiveDefiniti
       const preview = client.preview(id, args);
       return { effects: 'confirmation_token' in preview ? [`${preview.request.method} ${preview.request.url}`, ...preview.effects] : [] };
     },
+    // A stream's collection has its own time budget; the call may take that long and a little more.
+    ...(op.stream ? { timeoutMs: streamBounds(op.stream).maxMs + STREAM_TIMEOUT_MARGIN_MS } : {}),
     handler: (args, call) =>
       calling.run(call.session, async () => {
-        let confirmationToken: string | undefined;
         // The guard asked the person (tier) before this runs; the token makes the runtime's rule hold too.
-        if (CONFIRMED.has(op.descriptor.tier)) {
-          const preview = client.preview(id, args);
-          if (!('confirmation_token' in preview)) throw new EnvelopeError(preview.envelope);
-          confirmationToken = preview.confirmation_token;
-        }
-        const result = await client.call(id, args, {
-          signal: call.signal,
+        // A token authorizes one request, so each reconnect of a stream takes a new one.
+        const options = () => {
+          const confirmationToken = CONFIRMED.has(op.descriptor.tier) ? tokenOf(client, id, args) : undefined;
           // A repeat of the same arguments in a session reuses its key; another session's is a new intent.
-          logicalId: `${call.session}:${argsDigest(args)}`,
-          ...(confirmationToken ? { confirmationToken } : {}),
-          ...(op.descriptor.verify ? { verify: true } : {}),
-        });
+          return { signal: call.signal, logicalId: `${call.session}:${argsDigest(args)}`, ...(confirmationToken ? { confirmationToken } : {}) };
+        };
+        if (op.stream) return callStreamed(client, op, args, call, options);
+        const result = await client.call(id, args, { ...options(), ...(op.descriptor.verify ? { verify: true } : {}) });
         if (!result.ok) throw new EnvelopeError(result.envelope);
         const shown = result.verification ? { value: result.value ?? null, verification: result.verification } : (result.value ?? null);
         return { content: JSON.stringify(shown), data: { status: result.status, attempts: result.attempts } };

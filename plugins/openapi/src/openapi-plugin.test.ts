@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ConfirmationRequest } from '@nodwyn/plugin-api';
+import type { ApplyResult, ConfirmationRequest } from '@nodwyn/plugin-api';
 import { startTestKernel, type TestKernel } from '@nodwyn/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadDocument } from './document-load.js';
@@ -40,7 +40,19 @@ function sent(operation: string) {
 describe('OpenAPI operations as guarded tools against nodwyn mock', () => {
   it('offers one tool per operation with tiers from the methods and x-agent', () => {
     const tools = new Map(t.kernel.primitives.list().filter((p) => p.owner === '@nodwyn/plugin-openapi').map((p) => [p.name, p]));
-    expect([...tools.keys()].sort()).toEqual(['pets_create_order', 'pets_create_pet', 'pets_delete_pet', 'pets_get_job', 'pets_get_pet', 'pets_list_pets', 'pets_start_job']);
+    expect([...tools.keys()].sort()).toEqual([
+      'pets_create_order',
+      'pets_create_pet',
+      'pets_delete_pet',
+      'pets_feed_pet',
+      'pets_get_job',
+      'pets_get_pet',
+      'pets_list_pets',
+      'pets_start_job',
+      'pets_stream_events',
+      'pets_walk_pet',
+      'pets_watch_pet',
+    ]);
     expect(tools.get('pets_get_pet')).toMatchObject({ tier: 'read', kind: 'fetch', egress: true });
     expect(tools.get('pets_delete_pet')).toMatchObject({ tier: 'destructive', kind: 'delete' });
     expect(tools.get('pets_create_pet')?.inputSchema).toMatchObject({ required: ['body'], properties: { body: { required: ['name'] } } });
@@ -99,5 +111,68 @@ describe('OpenAPI operations as guarded tools against nodwyn mock', () => {
     const result = await t.apply('pets_list_pets', { limit: 1000 });
     expect(result).toMatchObject({ ok: false, envelope: { category: 'VALIDATION_FAILED' } });
     expect(mock.requests().length).toBe(before);
+  });
+});
+
+type Collected = { events: { id?: string; event: string; data: { seq: number } }[]; reconnects: number };
+
+function collected(result: ApplyResult): Collected {
+  expect(result).toMatchObject({ ok: true });
+  return JSON.parse(result.ok ? result.content : '{}') as Collected;
+}
+
+describe('streamed OpenAPI operations against nodwyn mock', () => {
+  it('delivers every event of a dropped stream once, resuming with Last-Event-ID', async () => {
+    mock.inject('drop-after=2;retry=20;times=1', 'streamEvents');
+    const before = sent('streamEvents').length;
+    const shown = collected(await t.apply('pets_stream_events', {}));
+    expect(shown.events.map((e) => [e.id, e.event, e.data.seq])).toEqual([1, 2, 3, 4, 5, 6].map((n) => [String(n), 'message', n]));
+    expect(shown.reconnects).toBe(1);
+    expect(sent('streamEvents').slice(before).map((r) => r.last_event_id)).toEqual([undefined, '2']);
+  });
+
+  it('resumes a stalled stream after its idle timeout', async () => {
+    mock.inject('stall-after=3;ms=10000;retry=20;times=1', 'streamEvents');
+    const before = sent('streamEvents').length;
+    const started = Date.now();
+    const shown = collected(await t.apply('pets_stream_events', {}));
+    expect(Date.now() - started).toBeGreaterThanOrEqual(450);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(shown.events.map((e) => e.data.seq)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(sent('streamEvents').slice(before).map((r) => r.last_event_id)).toEqual([undefined, '3']);
+  });
+
+  it('ends a stream that keeps breaking after 3 reconnects in an envelope saying what had arrived', async () => {
+    mock.inject('drop-after=1;retry=10;times=4', 'streamEvents');
+    const before = sent('streamEvents').length;
+    const result = await t.apply('pets_stream_events', {});
+    expect(result).toMatchObject({ ok: false, envelope: { category: 'TRANSPORT_FAILED', code: 'STREAM_BROKEN', operation: 'pets.streamEvents', trace: { attempts: 4 } } });
+    expect(result.ok ? '' : result.envelope.remediation).toContain('4 events had arrived (the last with id 4)');
+    expect(sent('streamEvents').slice(before).map((r) => r.last_event_id)).toEqual([undefined, '1', '2', '3']);
+  });
+
+  it('ends a stream past its collection budget in an envelope', async () => {
+    const result = await t.apply('pets_watch_pet', { petId: 'p1' });
+    expect(result).toMatchObject({ ok: false, envelope: { category: 'UNEXPECTED_RESPONSE', code: 'STREAM_COLLECT_LIMIT', failed_parameter: 'events' } });
+    expect(result.ok ? '' : result.envelope.remediation).toContain('passed 100 bytes');
+  });
+
+  it('collects a streamed mutation, and never resends one without a key after a drop', async () => {
+    expect(collected(await t.apply('pets_feed_pet', { petId: 'p1' })).events.map((e) => e.data.seq)).toEqual([1, 2, 3]);
+    mock.inject('drop-after=1;retry=10;times=1', 'feedPet');
+    const before = sent('feedPet').length;
+    const result = await t.apply('pets_feed_pet', { petId: 'p1' });
+    expect(result).toMatchObject({ ok: false, envelope: { category: 'OUTCOME_UNKNOWN', code: 'STREAM_BROKEN', retryable: 'after_remediation' } });
+    expect(sent('feedPet').length - before).toBe(1);
+  });
+
+  it('resumes a keyed streamed mutation with the same key', async () => {
+    mock.inject('drop-after=1;retry=10;times=1', 'walkPet');
+    const before = sent('walkPet').length;
+    expect(collected(await t.apply('pets_walk_pet', { petId: 'p1' })).events.map((e) => e.data.seq)).toEqual([1, 2, 3]);
+    const walks = sent('walkPet').slice(before);
+    expect(walks.map((r) => r.last_event_id)).toEqual([undefined, '1']);
+    expect(walks[0]!.idempotency_key).toBeTruthy();
+    expect(walks[1]!.idempotency_key).toBe(walks[0]!.idempotency_key);
   });
 });

@@ -27,6 +27,16 @@ export interface MappedOperation {
   readonly security: readonly Readonly<Record<string, readonly string[]>>[];
   /** Summary and description, compacted. */
   readonly description: string;
+  /** A streamed operation's bounds, from `x-agent.stream` (defaults in api-stream.ts); absent for other operations. */
+  readonly stream?: StreamBounds;
+}
+
+/** How a streamed operation's tool reads its events: idle timeout and collection budgets, in ms, events and bytes. */
+export interface StreamBounds {
+  readonly idleMs?: number;
+  readonly maxEvents?: number;
+  readonly maxBytes?: number;
+  readonly maxMs?: number;
 }
 
 /** What a document is mapped with. */
@@ -102,10 +112,7 @@ export function mapDocument(document: JsonObject, options: MapOptions): MappedOp
   all.forEach((op, index) => {
     if (!selected.has(op.operationId)) return;
     const xAgent = parseXAgent(op.operation['x-agent'], ['paths', op.path, op.method], options.file);
-    const one = mapOne(document, op, { tool: names[index]!, base, openapi30, xAgent, ids, api: options.api });
-    // A streamed operation needs the resumable stream of the transport runtime, which this plugin does
-    // not use yet: it is left out rather than offered as a tool that cannot read its answer.
-    if (one.descriptor.stream === undefined) mapped.push(one);
+    mapped.push(mapOne(document, op, { tool: names[index]!, base, openapi30, xAgent, ids, api: options.api }));
   });
   return mapped;
 }
@@ -178,6 +185,17 @@ function mapOne(document: JsonObject, op: Found, options: OneOptions): MappedOpe
     kind: kindOf(tierOf(op.method, options.xAgent)),
     security: securityOf(document, op.operation),
     description,
+    ...(descriptor.stream ? { stream: boundsOf(options.xAgent) } : {}),
+  };
+}
+
+function boundsOf(xAgent: XAgent): StreamBounds {
+  const stream = xAgent.stream ?? {};
+  return {
+    ...(stream.idle_ms ? { idleMs: stream.idle_ms } : {}),
+    ...(stream.max_events ? { maxEvents: stream.max_events } : {}),
+    ...(stream.max_bytes ? { maxBytes: stream.max_bytes } : {}),
+    ...(stream.max_ms ? { maxMs: stream.max_ms } : {}),
   };
 }
 

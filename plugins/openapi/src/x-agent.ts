@@ -47,7 +47,16 @@ export const XAgentSchema = z
       })
       .strict()
       .optional(),
-    stream: z.object({ done: z.string().optional() }).strict().optional(),
+    stream: z
+      .object({
+        done: z.string().optional(),
+        idle_ms: z.number().int().positive().max(600_000).optional(),
+        max_events: z.number().int().positive().max(100_000).optional(),
+        max_bytes: z.number().int().positive().max(64 * 1024 * 1024).optional(),
+        max_ms: z.number().int().positive().max(600_000).optional(),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 

@@ -17,9 +17,16 @@ function substitute(headers: Headers, secrets: ReadonlyMap<string, RevealedSecre
   return headers.map(([name, value]) => [name, value.replace(SECRET_HANDLE, (handle, secret: string) => secrets.get(secret)?.value ?? handle)] as const);
 }
 
-/** A same-origin hop keeps the handles' values only where their binding covers its path and method. */
+/** Methods whose redirects the sender follows; any other request may change something and never follows one. */
+const FOLLOWED = new Set(['GET', 'HEAD']);
+
+/**
+ * A same-origin hop of a GET or HEAD keeps the handles' values only where their binding covers its path
+ * and method; a redirect of any other method is not followed.
+ */
 function follower(deps: EgressSenderDeps, session: string, request: OutgoingRequest, secrets: ReadonlyMap<string, RevealedSecret>): FollowHop {
   return async (hop) => {
+    if (!FOLLOWED.has(request.method.toUpperCase())) return { note: `The redirect to ${hop.url.pathname} was not followed: a ${request.method} request never follows a redirect.` };
     const headers = hopHeaders(request.headers, hop);
     const positions = headers.map(([name, value]): EgressPosition => ({ kind: 'header', name, value }));
     const refused = await deps.checkHop({ session, id: randomUUID(), name: 'egress.sender', taint: [] }, { method: hop.method, url: hop.url.href, positions });
@@ -29,11 +36,13 @@ function follower(deps: EgressSenderDeps, session: string, request: OutgoingRequ
 }
 
 /**
- * The last hop of the kernel's guarded fetch (model providers, the judge): replaces `{{secret:NAME}}`
- * handles in header values, remembers each revealed value with the taint tracker so an echo of it is
- * caught, and sends with same-origin redirects only, each hop checked against the bindings like the
- * first. The guard's egress stages have already checked the first request; a redirect that is not
- * followed comes back as the 3xx, never followed with the credential.
+ * The last hop of the kernel's guarded fetch (model providers, the judge) and of the operation runtime's
+ * calls: replaces `{{secret:NAME}}` handles in header values, remembers each revealed value with the
+ * taint tracker so an echo of it is caught, and sends. A GET or HEAD follows same-origin redirects only,
+ * each hop checked against the bindings like the first; any other method follows none, because a
+ * mutation never follows a redirect (docs/architecture.md §8). The guard's egress stages have already
+ * checked the first request; a redirect that is not followed comes back as the 3xx, never followed with
+ * the credential.
  */
 export function createEgressSender(deps: EgressSenderDeps): EgressSender {
   return {

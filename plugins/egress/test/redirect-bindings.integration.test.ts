@@ -93,11 +93,12 @@ describe('http_request checks the binding on every same-origin redirect hop', ()
 const fetcher = testPlugin('test-fetcher', ['provider:fetcher'], (ctx) =>
   ctx.providers.register({
     id: 'fetcher',
-    description: 'posts to options.url with a handle in the authorization header',
+    description: 'sends options.method (default POST) to options.url with a handle in the authorization header',
     create: (options) => ({
       id: 'fetcher',
       async *stream(request: ModelRequest) {
-        const response = await request.fetch(options.url!, { method: 'POST', headers: { authorization: 'Bearer {{secret:github}}' }, body: '{}' });
+        const method = options.method ?? 'POST';
+        const response = await request.fetch(options.url!, { method, headers: { authorization: 'Bearer {{secret:github}}' }, ...(method === 'POST' ? { body: '{}' } : {}) });
         yield { type: 'text', text: `${response.status}` };
         yield { type: 'stop', reason: 'end_turn' };
       },
@@ -105,18 +106,43 @@ const fetcher = testPlugin('test-fetcher', ['provider:fetcher'], (ctx) =>
   }),
 );
 
+async function complete(url: string, method?: string) {
+  t = await startTestKernel({ plugins: [keychainPlugin(), taintPlugin(new StubTracker()), egressPlugin, fetcher] });
+  const session = t.session();
+  const done = await t.kernel.complete({ session, provider: 'fetcher', options: { url, ...(method ? { method } : {}) }, messages: [], signal: new AbortController().signal });
+  return { text: done.text, decisions: decisions(t, session) };
+}
+
 describe("the guarded fetch's last hop checks the binding on every same-origin redirect hop", () => {
-  for (const [status, method] of [[307, 'POST'], [303, 'GET']] as const) {
-    it(`does not carry a provider key bound to /v1 for POST on a ${status} to /other`, async () => {
-      const s = await redirecting(status, '/v1/messages', '/other');
-      bind(s.host, ['header:authorization'], ['POST'], '/v1');
-      t = await startTestKernel({ plugins: [keychainPlugin(), taintPlugin(new StubTracker()), egressPlugin, fetcher] });
-      const session = t.session();
-      const done = await t.kernel.complete({ session, provider: 'fetcher', options: { url: `${s.origin}/v1/messages` }, messages: [], signal: new AbortController().signal });
+  it('does not carry a key bound to /v1 for GET on a 302 to /other', async () => {
+    const s = await redirecting(302, '/v1/models', '/other');
+    bind(s.host, ['header:authorization'], ['GET'], '/v1');
+    const done = await complete(`${s.origin}/v1/models`, 'GET');
+    expect(done.text).toBe('302');
+    expect(s.seen.map((r) => r.url)).toEqual(['/v1/models']);
+    expect(done.decisions.at(-1)).toMatchObject({ decision: 'confirm', hop: true, destination: { path: '/other', method: 'GET' } });
+  });
+
+  it('follows a GET to a hop its binding covers, with the key', async () => {
+    const s = await redirecting(302, '/v1/models', '/v1/models/all');
+    bind(s.host, ['header:authorization'], ['GET'], '/v1');
+    expect((await complete(`${s.origin}/v1/models`, 'GET')).text).toBe('200');
+    expect(s.seen.map((r) => [r.url, r.headers.authorization])).toEqual([
+      ['/v1/models', `Bearer ${GITHUB}`],
+      ['/v1/models/all', `Bearer ${GITHUB}`],
+    ]);
+  });
+});
+
+describe("the guarded fetch's last hop never follows a redirect of a POST", () => {
+  for (const status of [307, 308, 303]) {
+    it(`answers a POST's ${status} as it is, even to a hop its binding covers`, async () => {
+      const s = await redirecting(status, '/v1/messages', '/v1/other');
+      bind(s.host, ['header:authorization'], ['POST', 'GET'], '/v1');
+      const done = await complete(`${s.origin}/v1/messages`);
       expect(done.text).toBe(String(status));
       expect(s.seen.map((r) => r.url)).toEqual(['/v1/messages']);
-      expectNoValue(GITHUB, laterHops(s));
-      expect(decisions(t, session).at(-1)).toMatchObject({ decision: 'confirm', hop: true, destination: { path: '/other', method } });
+      expect(done.decisions.filter((d) => d.hop === true)).toEqual([]);
     });
   }
 });

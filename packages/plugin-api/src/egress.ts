@@ -30,7 +30,8 @@ export interface OutgoingRequest {
 
 /**
  * The last hop (plugin `egress`): replaces `{{secret:NAME}}` handles in the headers with their values and
- * sends the request, following same-origin redirects only. The kernel calls it only after the guard's
+ * sends the request, following same-origin redirects of GET and HEAD only (a request of another method
+ * never follows a redirect: its 3xx comes back as it is). The kernel calls it only after the guard's
  * egress stages allowed the request; the values it reveals are remembered by the taint tracker.
  */
 export interface EgressSender {

@@ -84,7 +84,7 @@ async function largeLoad(dir: string): Promise<Row[]> {
   for (let i = 0; i < 5; i++) {
     start = performance.now();
     const api = await loadApi({ name: 'large', entry: { digest: documentDigest(text), document: copy }, document: copy });
-    tools = apiTools(api, { sender: () => undefined, store: { get: () => undefined, put: () => undefined, delete: () => false, list: () => [], transaction: (fn) => fn() } }).length;
+    tools = apiTools(api, { sender: () => undefined, store: { get: () => undefined, put: () => undefined, delete: () => false, list: () => [], transaction: (fn) => fn() }, keychain: () => undefined }).length;
     samples.push(performance.now() - start);
   }
   const startMs = percentile(samples, 50);

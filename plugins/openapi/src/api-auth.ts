@@ -29,29 +29,36 @@ function schemeHeader(scheme: unknown, handle: string): Header | undefined {
 
 /**
  * An auth provider from the document's security schemes and the person's `auth` table (scheme name →
- * `secret:NAME`): for each operation, the first of its security requirements whose every scheme has a
- * configured, supported credential. Headers carry handles; values are substituted at the last hop, and
- * only where the binding table binds the secret's class to the destination (docs/architecture.md §6).
+ * `secret:NAME`), plus the oauth2 scheme the person logged in with (`oauth`, its provider): for each
+ * operation, the first of its security requirements whose every scheme has a configured, supported
+ * credential. Headers carry handles; values are substituted at the last hop, and only where the binding
+ * table binds the secret's class to the destination (docs/architecture.md §6).
  */
-export function apiAuth(api: LoadedApi): AuthProvider {
+export function apiAuth(api: LoadedApi, oauth?: AuthProvider): AuthProvider {
   const components = isObject(api.document.components) ? api.document.components : {};
   const schemes = isObject(components.securitySchemes) ? components.securitySchemes : {};
-  const byOperation = new Map<string, Header[]>();
+  const byOperation = new Map<string, { readonly headers: Header[]; readonly oauth: boolean }>();
   for (const op of api.operations) {
     for (const requirement of op.security) {
-      const headers = Object.keys(requirement).map((name) => {
-        const handle = api.auth[name];
-        return handle === undefined ? undefined : schemeHeader(deref(api.document, schemes[name]), handle);
-      });
+      const names = Object.keys(requirement);
+      const usesOAuth = oauth !== undefined && names.includes(api.oauth?.scheme ?? '');
+      const headers = names
+        .filter((name) => !(usesOAuth && name === api.oauth?.scheme))
+        .map((name) => {
+          const handle = api.auth[name];
+          return handle === undefined ? undefined : schemeHeader(deref(api.document, schemes[name]), handle);
+        });
       if (headers.every((h): h is Header => h !== undefined)) {
-        byOperation.set(op.descriptor.id, headers);
+        byOperation.set(op.descriptor.id, { headers, oauth: usesOAuth });
         break;
       }
     }
   }
-  const headersOf = (operation: OperationDescriptor): readonly Header[] => byOperation.get(operation.id) ?? [];
+  const staticOf = (operation: OperationDescriptor): readonly Header[] => byOperation.get(operation.id)?.headers ?? [];
+  const withOAuth = (operation: OperationDescriptor): AuthProvider | undefined => (byOperation.get(operation.id)?.oauth ? oauth : undefined);
   return {
-    headers: async (operation) => headersOf(operation),
-    describe: headersOf,
+    headers: async (operation, signal) => [...staticOf(operation), ...((await withOAuth(operation)?.headers(operation, signal)) ?? [])],
+    unauthorized: async (operation, signal) => (await withOAuth(operation)?.unauthorized?.(operation, signal)) ?? false,
+    describe: (operation) => [...staticOf(operation), ...(withOAuth(operation)?.describe?.(operation) ?? [])],
   };
 }

@@ -23,6 +23,16 @@ const ApiEntry = z
     base_url: z.string().url().optional(),
     /** Security scheme name → keychain handle. */
     auth: z.record(z.string(), SecretRef).optional(),
+    /** The oauth2 scheme `nodwyn openapi login` authorized, and the client it registered as. */
+    oauth: z
+      .object({
+        scheme: z.string().min(1),
+        client_id: z.string().min(1),
+        client_secret: SecretRef.optional(),
+        scopes: z.array(z.string()).optional(),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { ConfiguredApi } from './api-config.js';
+import type { ApiEntry, ConfiguredApi } from './api-config.js';
 import { documentDigest, loadDocument } from './document-load.js';
 import { mapDocument, type MappedOperation } from './operation-map.js';
 import type { JsonObject } from './schema-refs.js';
@@ -10,6 +10,8 @@ export interface LoadedApi {
   readonly document: JsonObject;
   readonly operations: readonly MappedOperation[];
   readonly auth: Readonly<Record<string, string>>;
+  /** The oauth2 scheme the person logged in with (`nodwyn openapi login`). */
+  readonly oauth?: ApiEntry['oauth'];
 }
 
 /**
@@ -35,7 +37,7 @@ export function apiFromDocument(api: ConfiguredApi, document: JsonObject): Loade
     ...(api.entry.operations ? { operations: api.entry.operations } : {}),
     ...(api.entry.base_url ? { baseUrl: api.entry.base_url } : {}),
   });
-  return { name: api.name, document, operations, auth: api.entry.auth ?? {} };
+  return { name: api.name, document, operations, auth: api.entry.auth ?? {}, ...(api.entry.oauth ? { oauth: api.entry.oauth } : {}) };
 }
 
 /** Loads one configured API: its vouched copy, else the document read, bundled and validated in full. */

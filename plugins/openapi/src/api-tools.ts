@@ -1,7 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { EnvelopeError, SECRET_HANDLE, z, type EgressSender, type EgressTarget, type PluginStore, type PrimitiveDefinition, type Tier } from '@nodwyn/plugin-api';
+import { EnvelopeError, SECRET_HANDLE, z, type EgressSender, type EgressTarget, type Keychain, type PluginStore, type PrimitiveDefinition, type Tier } from '@nodwyn/plugin-api';
 import { argsDigest, createOperationClient, directOperationFetch, pluginStoreIdempotency, type OperationClient, type OperationFetch } from '@nodwyn/plugin-api/transport';
 import { apiAuth } from './api-auth.js';
+import { apiOAuthProvider } from './api-oauth.js';
 import type { LoadedApi } from './api-load.js';
 import { callStreamed, streamBounds } from './api-stream.js';
 import { openApiError } from './errors.js';
@@ -12,6 +13,8 @@ export interface ToolDeps {
   /** The egress plugin's last hop, which substitutes `{{secret:NAME}}` handles. */
   readonly sender: () => EgressSender | undefined;
   readonly store: PluginStore;
+  /** The keychain, where OAuth2 tokens and client secrets live. */
+  readonly keychain: () => Keychain | undefined;
 }
 
 const CONFIRMED: ReadonlySet<Tier> = new Set(['destructive', 'irreversible']);
@@ -109,7 +112,7 @@ export function apiTools(api: LoadedApi, deps: ToolDeps): PrimitiveDefinition<Re
     operations: api.operations.map((op) => op.descriptor),
     fetch: lastHop(deps),
     idempotency: pluginStoreIdempotency(deps.store),
-    auth: apiAuth(api),
+    auth: apiAuth(api, api.oauth ? apiOAuthProvider(api.name, api.document, api.oauth, deps.keychain) : undefined),
   });
   return api.operations.map((op) => toolOf(client, op));
 }

@@ -30,6 +30,12 @@ export const OpenApiErrorCode = {
   OPENAPI_USAGE: 'VALIDATION_FAILED',
   /** A request carries a secret handle and no egress plugin is loaded to substitute it. */
   OPENAPI_SENDER_MISSING: 'PRECONDITION_FAILED',
+  /** `nodwyn openapi login` names no oauth2 scheme with an authorization code flow, or an unknown one. */
+  OPENAPI_OAUTH_SCHEME_MISSING: 'NOT_FOUND',
+  /** OAuth2 tokens live in the keychain, and no keychain plugin is loaded. */
+  OPENAPI_KEYCHAIN_MISSING: 'PRECONDITION_FAILED',
+  /** `nodwyn openapi login` got no authorization in time, or the authorization server refused it. */
+  OPENAPI_LOGIN_FAILED: 'PERMISSION_DENIED',
   /** The mock could not listen (port in use, permissions). */
   MOCK_LISTEN_FAILED: 'PRECONDITION_FAILED',
   /** A fault injection spec cannot be parsed. */

@@ -1,4 +1,4 @@
-import { definePlugin, EgressSenderToken, optional, type PrimitiveDefinition, type PrimitiveSource } from '@nodwyn/plugin-api';
+import { definePlugin, EgressSenderToken, KeychainToken, optional, type PrimitiveDefinition, type PrimitiveSource } from '@nodwyn/plugin-api';
 import { configuredApis } from './api-config.js';
 import { loadApi, type LoadedApi } from './api-load.js';
 import { apiTools } from './api-tools.js';
@@ -26,7 +26,7 @@ export const openapiPlugin = definePlugin({
     permissions: ['secrets.reveal', 'net', 'fs.read', 'fs.write'],
   },
   // The egress plugin's last hop substitutes credentials; without it only requests without handles go out.
-  deps: { sender: optional(EgressSenderToken) },
+  deps: { sender: optional(EgressSenderToken), keychain: optional(KeychainToken) },
   async register(ctx, deps) {
     const loaded = new Map<string, LoadedApi | Error>();
     for (const api of configuredApis(ctx.configDir, ctx.config)) {
@@ -36,11 +36,11 @@ export const openapiPlugin = definePlugin({
     const tools = new Map<string, PrimitiveDefinition<unknown>>();
     for (const api of loaded.values()) {
       if (api instanceof Error) continue;
-      for (const tool of apiTools(api, { sender: () => deps.sender, store: ctx.store })) tools.set(tool.name, tool as PrimitiveDefinition<unknown>);
+      for (const tool of apiTools(api, { sender: () => deps.sender, store: ctx.store, keychain: () => deps.keychain })) tools.set(tool.name, tool as PrimitiveDefinition<unknown>);
     }
     const source: PrimitiveSource = { name: 'openapi', get: (name) => tools.get(name), list: () => [...tools.values()] };
     ctx.primitives.addSource(source);
-    ctx.commands.register(openApiCommand({ configDir: ctx.configDir, loaded: () => loaded }));
+    ctx.commands.register(openApiCommand({ configDir: ctx.configDir, loaded: () => loaded, keychain: () => deps.keychain }));
     ctx.commands.register(mockCommand());
   },
 });

@@ -1,15 +1,18 @@
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
-import { isEnvelopeError, type CliCommand, type CommandIO } from '@nodwyn/plugin-api';
+import { isEnvelopeError, type CliCommand, type CommandIO, type Keychain } from '@nodwyn/plugin-api';
 import { API_NAME, copyPath, readRegistry, writeRegistry, type ApiEntry } from './api-config.js';
 import { apiFromDocument, type LoadedApi } from './api-load.js';
 import { loadDocument } from './document-load.js';
 import { openApiError } from './errors.js';
+import { login, logout } from './openapi-login.js';
 
 const USAGE = [
   'usage: nodwyn openapi add FILE --name NAME [--only op1,op2] [--base-url URL] [--auth SCHEME=secret:NAME,...] [--json]',
   '       nodwyn openapi list [--json]',
   '       nodwyn openapi remove NAME [--json]',
+  '       nodwyn openapi login NAME --client-id ID [--client-secret secret:NAME] [--scheme S] [--scopes a,b] [--port N] [--timeout S] [--json]',
+  '       nodwyn openapi logout NAME [--json]',
 ].join('\n');
 
 /** What the command reads besides its arguments. */
@@ -17,6 +20,8 @@ export interface OpenApiCommandDeps {
   readonly configDir: string;
   /** The APIs the plugin loaded at start, by name, or their failure (for `list`). */
   readonly loaded: () => ReadonlyMap<string, LoadedApi | Error>;
+  /** Where `login` keeps OAuth2 tokens. */
+  readonly keychain: () => Keychain | undefined;
 }
 
 function usage(why: string): Error {
@@ -117,13 +122,19 @@ function remove(deps: OpenApiCommandDeps, name: string, options: Readonly<Record
 export function openApiCommand(deps: OpenApiCommandDeps): CliCommand {
   return {
     name: 'openapi',
-    description: 'Turn OpenAPI documents into guarded tools: openapi add FILE --name NAME | list | remove NAME.',
+    description: 'Turn OpenAPI documents into guarded tools: openapi add FILE --name NAME | list | remove NAME | login NAME | logout NAME.',
     arguments: ['action', 'rest...'],
     options: [
       { flags: '--name <name>', description: 'the API name, the prefix of its tools (add)' },
       { flags: '--only <operations>', description: 'comma-separated operationIds to make tools of (add)' },
       { flags: '--base-url <url>', description: "replaces the document's server URL (add)" },
       { flags: '--auth <pairs>', description: 'SCHEME=secret:NAME,... credentials per security scheme (add)' },
+      { flags: '--client-id <id>', description: 'the OAuth2 client registered for nodwyn (login)' },
+      { flags: '--client-secret <ref>', description: "the client's secret as secret:NAME, for a confidential client (login)" },
+      { flags: '--scheme <scheme>', description: 'the oauth2 security scheme, when the document has several (login)' },
+      { flags: '--scopes <scopes>', description: "comma-separated scopes to ask for; the flow's scopes by default (login)" },
+      { flags: '--port <port>', description: 'the loopback port of the redirect URI, 0 for any (login)' },
+      { flags: '--timeout <seconds>', description: 'how long to wait for the authorization, 300 by default (login)' },
       { flags: '--json', description: 'print JSON' },
     ],
     async run({ args, options, io }) {
@@ -132,6 +143,8 @@ export function openApiCommand(deps: OpenApiCommandDeps): CliCommand {
         if (action === 'add' && target) return await add(deps, target, options, io);
         if (action === 'list') return listApis(deps, options, io);
         if (action === 'remove' && target) return remove(deps, target, options, io);
+        if (action === 'login' && target) return await login(deps, target, options, io);
+        if (action === 'logout' && target) return await logout(deps, target, options, io);
         throw usage(`nodwyn openapi: unknown or incomplete action ${JSON.stringify(args.join(' '))}`);
       } catch (error) {
         if (options.json !== true || !isEnvelopeError(error)) throw error;

@@ -23,7 +23,7 @@ beforeAll(async () => {
   mock = await startMock({ document: (await loadDocument(PETS_FIXTURE)).document });
   configDir = mkdtempSync(join(tmpdir(), 'nodwyn-openapi-home-'));
   const add = io();
-  const code = await openApiCommand({ configDir, loaded: () => new Map() }).run({ args: ['add', PETS_FIXTURE], options: { name: 'pets', baseUrl: mock.url }, io: add.io });
+  const code = await openApiCommand({ configDir, loaded: () => new Map(), keychain: () => undefined }).run({ args: ['add', PETS_FIXTURE], options: { name: 'pets', baseUrl: mock.url }, io: add.io });
   expect(code).toBe(0);
   t = await startTestKernel({ plugins: [openapiPlugin], configDir, dataDir: configDir });
 });

@@ -79,6 +79,8 @@ export const TransportCodes = {
   RESPONSE_INVALID: 'RESPONSE_INVALID',
   /** A verification read's argument refers to something that does not resolve. */
   VERIFY_REFERENCE_UNRESOLVED: 'VERIFY_REFERENCE_UNRESOLVED',
+  /** An answer's body passed the client's `maxResponseBytes` and was not read further. */
+  RESPONSE_TOO_LARGE: 'RESPONSE_TOO_LARGE',
   // SSE resume and OAuth2 (docs/architecture.md §8).
   /** A 2xx answer to a stream request that is not text/event-stream. */
   SSE_NOT_EVENT_STREAM: 'SSE_NOT_EVENT_STREAM',
@@ -140,6 +142,7 @@ export const TRANSPORT_CODE_CATEGORY = {
   ATTEMPT_TIMEOUT: 'TIMEOUT',
   RESPONSE_INVALID: 'UNEXPECTED_RESPONSE',
   VERIFY_REFERENCE_UNRESOLVED: 'VALIDATION_FAILED',
+  RESPONSE_TOO_LARGE: 'LIMIT_EXCEEDED',
   SSE_NOT_EVENT_STREAM: 'UNEXPECTED_RESPONSE',
   // A mutation's stream failures travel as OUTCOME_UNKNOWN instead (sse-stream-failure.ts): whether the
   // server applied it is not known, whatever broke the stream.

@@ -12,7 +12,7 @@ export * from './http-failure.js';
 export { DEFAULT_IDEMPOTENCY_HEADER } from './idempotency-key.js';
 export * from './idempotency-store.js';
 export * from './network-failure.js';
-export { DEFAULT_ATTEMPT_TIMEOUT_MS, createOperationClient } from './operation-client.js';
+export { DEFAULT_ATTEMPT_TIMEOUT_MS, DEFAULT_MAX_RESPONSE_BYTES, createOperationClient } from './operation-client.js';
 export { CONFIRMATION_TOKEN_TTL_MS } from './confirmation-token.js';
 export { canonicalArgs, argsDigest } from './operation-digest.js';
 export { directOperationFetch } from './operation-fetch.js';

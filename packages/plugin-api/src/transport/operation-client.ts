@@ -18,6 +18,8 @@ import { verifyOperation } from './verification.js';
 
 /** Default time one attempt may take. */
 export const DEFAULT_ATTEMPT_TIMEOUT_MS = 30_000;
+/** Most bytes of an answer's body a client reads, unless its options say otherwise. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 
 type Failure = { ok: false; envelope: Envelope };
 
@@ -63,6 +65,7 @@ export function createOperationClient(options: OperationClientOptions): Operatio
       ...(options.auth === undefined ? {} : { auth: options.auth }),
       policy: { ...DEFAULT_RETRY_POLICY, ...options.retry, ...operation.retries },
       timeoutMs: operation.timeoutMs ?? options.timeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS,
+      maxResponseBytes: options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
       random: options.random ?? Math.random,
       signal: callOptions.signal ?? new AbortController().signal,
       diagnose,

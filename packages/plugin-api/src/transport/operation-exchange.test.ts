@@ -29,14 +29,14 @@ async function tcp(onConnection: Parameters<typeof createServer>[1]): Promise<st
 
 describe('exchange: was the request written?', () => {
   it('reads a refused connection (undici ECONNREFUSED) as not written', async () => {
-    const ended = await exchange(directOperationFetch, post(`http://127.0.0.1:${await closedPort()}/`), { read: false, signal: never(), timeoutMs: 10_000 });
+    const ended = await exchange(directOperationFetch, post(`http://127.0.0.1:${await closedPort()}/`), { read: false, signal: never(), timeoutMs: 10_000, maxBytes: 1 << 20 });
     expect(ended).toMatchObject({ kind: 'failed', written: false });
     expect(ended.kind === 'failed' && ended.reason).toContain('ECONNREFUSED');
   });
 
   it('reads a socket the server closed after reading the whole request (UND_ERR_SOCKET) as written', async () => {
     const server = await http((_hit, _response, request) => request.socket.destroy());
-    const ended = await exchange(directOperationFetch, post(`${server.url}/`), { read: false, signal: never(), timeoutMs: 10_000 });
+    const ended = await exchange(directOperationFetch, post(`${server.url}/`), { read: false, signal: never(), timeoutMs: 10_000, maxBytes: 1 << 20 });
     expect(ended).toMatchObject({ kind: 'failed', written: true });
     expect(ended.kind === 'failed' && ended.reason).toMatch(/UND_ERR_SOCKET|ECONNRESET/);
     expect(server.hits).toHaveLength(1);
@@ -50,19 +50,19 @@ describe('exchange: was the request written?', () => {
         if (chunk.includes('rex')) socket.resetAndDestroy();
       });
     });
-    const ended = await exchange(directOperationFetch, post(url), { read: false, signal: never(), timeoutMs: 10_000 });
+    const ended = await exchange(directOperationFetch, post(url), { read: false, signal: never(), timeoutMs: 10_000, maxBytes: 1 << 20 });
     expect(ended).toMatchObject({ kind: 'failed', written: true });
     expect(received).toBeGreaterThan(0);
   });
 
   it('cannot tell a connection closed on accept from one closed after reading, so it says written', async () => {
     const url = await tcp((socket) => socket.destroy());
-    const ended = await exchange(directOperationFetch, post(url), { read: false, signal: never(), timeoutMs: 10_000 });
+    const ended = await exchange(directOperationFetch, post(url), { read: false, signal: never(), timeoutMs: 10_000, maxBytes: 1 << 20 });
     expect(ended).toMatchObject({ kind: 'failed', written: true });
   });
 
   it('reads a request fetch refuses to build (a header value with a line break) as not written', async () => {
-    const ended = await exchange(directOperationFetch, post('http://127.0.0.1:9/', [['x-a', 'a\nb']]), { read: false, signal: never(), timeoutMs: 10_000 });
+    const ended = await exchange(directOperationFetch, post('http://127.0.0.1:9/', [['x-a', 'a\nb']]), { read: false, signal: never(), timeoutMs: 10_000, maxBytes: 1 << 20 });
     expect(ended).toMatchObject({ kind: 'failed', written: false });
   });
 
@@ -72,15 +72,15 @@ describe('exchange: was the request written?', () => {
       response.write('{"id":');
       setTimeout(() => request.socket.destroy(), 20);
     });
-    const ended = await exchange(directOperationFetch, post(`${server.url}/`), { read: false, signal: never(), timeoutMs: 10_000 });
+    const ended = await exchange(directOperationFetch, post(`${server.url}/`), { read: false, signal: never(), timeoutMs: 10_000, maxBytes: 1 << 20 });
     expect(ended).toMatchObject({ kind: 'body-lost', status: 200 });
   });
 
   it('tells the deadline from the caller cancelling', async () => {
     const server = await http(() => undefined);
-    expect(await exchange(directOperationFetch, post(`${server.url}/`), { read: true, signal: never(), timeoutMs: 50 })).toEqual({ kind: 'timeout' });
+    expect(await exchange(directOperationFetch, post(`${server.url}/`), { read: true, signal: never(), timeoutMs: 50, maxBytes: 1 << 20 })).toEqual({ kind: 'timeout' });
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 50);
-    expect(await exchange(directOperationFetch, post(`${server.url}/`), { read: true, signal: controller.signal, timeoutMs: 10_000 })).toEqual({ kind: 'cancelled' });
+    expect(await exchange(directOperationFetch, post(`${server.url}/`), { read: true, signal: controller.signal, timeoutMs: 10_000, maxBytes: 1 << 20 })).toEqual({ kind: 'cancelled' });
   });
 });

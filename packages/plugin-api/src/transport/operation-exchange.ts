@@ -15,6 +15,8 @@ export type Exchange =
   | { readonly kind: 'stream'; readonly status: number; readonly response: Response }
   /** A redirect the runtime did not follow: any on a mutation, a cross-origin one or the sixth on a read. */
   | { readonly kind: 'redirect'; readonly status: number; readonly headers: Headers; readonly location: string; readonly tooMany: boolean }
+  /** The body passed `maxBytes`; the rest was not read. */
+  | { readonly kind: 'too-large'; readonly status: number; readonly maxBytes: number }
   /** The status line arrived, the body broke off. */
   | { readonly kind: 'body-lost'; readonly status: number; readonly headers: Headers; readonly reason: string }
   /** No answer. `written` false only when the failure shows the request never left (refused, DNS, TLS). */
@@ -56,6 +58,8 @@ export interface ExchangeOptions {
   readonly signal: AbortSignal;
   /** Time for the request and its answer (for a stream: until the answer's head arrived). */
   readonly timeoutMs: number;
+  /** Most bytes of an answer's body read; past them the exchange ends as `too-large`. */
+  readonly maxBytes: number;
   /** Hand a 2xx text/event-stream answer over unread, for the caller to consume. */
   readonly stream?: boolean;
 }
@@ -103,13 +107,41 @@ async function exchangeWithin(fetch: OperationFetch, request: OutgoingRequest, o
       return { kind: 'stream', status: response.status, response };
     }
     try {
-      return { kind: 'answer', status: response.status, headers: response.headers, text: await response.text() };
+      const text = await boundedText(response, options.maxBytes);
+      if (text === undefined) return { kind: 'too-large', status: response.status, maxBytes: options.maxBytes };
+      return { kind: 'answer', status: response.status, headers: response.headers, text };
     } catch (error) {
       const ended = failure(error, signal, deadline);
       if (ended.kind !== 'failed') return ended;
       return { kind: 'body-lost', status: response.status, headers: response.headers, reason: ended.reason };
     }
   }
+}
+
+/**
+ * The body as UTF-8 text, or undefined once it passes `maxBytes` (a declared Content-Length above it is
+ * not read at all): a hostile or broken server cannot fill the process's memory.
+ */
+async function boundedText(response: Response, maxBytes: number): Promise<string | undefined> {
+  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+  if (declared > maxBytes || !response.body) {
+    await response.body?.cancel().catch(() => undefined);
+    return declared > maxBytes ? undefined : '';
+  }
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = response.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** Whether an answer is an event stream (any parameters after the media type). */

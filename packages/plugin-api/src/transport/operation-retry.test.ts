@@ -236,3 +236,36 @@ describe('mutations with a key', () => {
     expect(keys[1]).toBe(keys[0]);
   });
 });
+
+describe('answers too large to read', () => {
+  const big = (size: number, chunked: boolean) => (response: import('node:http').ServerResponse) => {
+    response.writeHead(200, { 'content-type': 'application/json', ...(chunked ? {} : { 'content-length': String(size) }) });
+    // Written in pieces without a length when chunked: only counting what arrives can stop it.
+    for (let sent = 0; sent < size; sent += 16_384) response.write('x'.repeat(Math.min(16_384, size - sent)));
+    response.end();
+  };
+
+  it('stops reading a read past maxResponseBytes, declared or streamed, and never retries it', async () => {
+    for (const chunked of [false, true]) {
+      const api = await server((_hit, response) => big(300_000, chunked)(response));
+      const result = await client([getPet(api.url)], { maxResponseBytes: 100_000 }).call('acme.getPet', { petId: 'p1' });
+      expect(failureOf(result)).toMatchObject({ category: 'LIMIT_EXCEEDED', code: 'RESPONSE_TOO_LARGE', http_status: 200, retryable: 'after_remediation' });
+      expect(api.hits).toHaveLength(1);
+    }
+  });
+
+  it('tells a mutation whose 2xx answer was too large that the change was made, not an unknown outcome', async () => {
+    const api = await server((_hit, response) => big(300_000, true)(response));
+    const result = await client([createPet(api.url)], { maxResponseBytes: 100_000 }).call('acme.createPet', { body: { name: 'rex' } });
+    const envelope = failureOf(result);
+    expect(envelope).toMatchObject({ code: 'RESPONSE_TOO_LARGE', http_status: 200 });
+    expect(envelope.remediation).toContain('the change was made');
+    expect(api.hits).toHaveLength(1);
+  });
+
+  it('reads an answer just under the bound', async () => {
+    const api = await server((_hit, response) => json(response, 200, { text: 'y'.repeat(1000) }));
+    const result = await client([getPet(api.url)], { maxResponseBytes: 1100 }).call('acme.getPet', { petId: 'p1' });
+    expect(result).toMatchObject({ ok: true, value: { text: 'y'.repeat(1000) } });
+  });
+});

@@ -19,6 +19,8 @@ export interface SendPlan extends Omit<FailureCall, 'attempts'> {
   readonly auth?: AuthProvider;
   readonly policy: RetryPolicy;
   readonly timeoutMs: number;
+  /** Most bytes of an answer's body read. */
+  readonly maxResponseBytes: number;
   readonly random: () => number;
   readonly signal: AbortSignal;
   readonly diagnose: (event: OperationDiagnostic) => void;
@@ -63,7 +65,7 @@ export async function sendOperation(plan: SendPlan): Promise<SendResult> {
     sent += 1;
     plan.diagnose({ type: 'request', operation: plan.operation.id, attempt: sent, method: plan.rendered.method, url: plan.shownUrl });
     const request = { method: plan.rendered.method, url: plan.rendered.url, headers, ...(plan.rendered.body === undefined ? {} : { body: plan.rendered.body }) };
-    const ended = await exchange(plan.fetch, request, { read: !plan.mutation, signal: plan.signal, timeoutMs: plan.timeoutMs, stream: plan.stream === true });
+    const ended = await exchange(plan.fetch, request, { read: !plan.mutation, signal: plan.signal, timeoutMs: plan.timeoutMs, maxBytes: plan.maxResponseBytes, stream: plan.stream === true });
     if (ended.kind === 'answer' && ended.status === 401 && !refreshed && plan.auth?.unauthorized !== undefined) {
       refreshed = true;
       let renewed: boolean;
@@ -143,6 +145,8 @@ function judge(ended: Exchange, plan: SendPlan, attempts: number): Success | Att
       }
       if (ended.status >= 200 && ended.status < 300) return connectionFailure(plan, attempts, `the answer broke off (${ended.reason})`, true);
       return errorAnswerFailure({ status: ended.status, headers: ended.headers, body: '', json: false }, call);
+    case 'too-large':
+      return { envelope: tooLarge(plan, ended.status, ended.maxBytes, attempts), transient: false };
     case 'failed':
       return connectionFailure(plan, attempts, ended.reason, ended.written);
     case 'refused':
@@ -206,4 +210,22 @@ function cancelled(plan: SendPlan, attempts: number): Envelope {
 function authFailure(error: unknown, plan: SendPlan, attempts: number): Envelope {
   if (isEnvelopeError(error)) return { ...error.envelope, operation: plan.operation.id, trace: { attempts } };
   return transportEnvelope('AUTH_INVALID', { operation: plan.operation.id, attempts, remediation: `The credential for ${plan.operation.id} could not be prepared. Check its keychain entry and binding, then call it again.` });
+}
+
+/**
+ * An answer too large to read. The status is known, so a mutation's outcome is too: a 2xx applied it,
+ * and repeating it would apply it again.
+ */
+function tooLarge(plan: SendPlan, status: number, maxBytes: number, attempts: number): Envelope {
+  const id = plan.operation.id;
+  const applied = plan.mutation && status >= 200 && status < 300;
+  return transportEnvelope('RESPONSE_TOO_LARGE', {
+    operation: id,
+    http_status: status,
+    attempts,
+    retryable: 'after_remediation',
+    remediation: applied
+      ? `${id} answered HTTP ${status}: the change was made, but its answer was over ${maxBytes} bytes and was not read. Do not repeat it; read the result with a narrower read.`
+      : `${id} answered HTTP ${status} with a body over ${maxBytes} bytes, which was not read. Ask for less (filters, a page size), or raise the client's maxResponseBytes.`,
+  });
 }

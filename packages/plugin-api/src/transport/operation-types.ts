@@ -138,6 +138,8 @@ export interface OperationClientOptions {
   readonly auth?: AuthProvider;
   /** Time one attempt may take, in ms (default 30 000). */
   readonly timeoutMs?: number;
+  /** Most bytes of an answer's body read (default 8 MiB); past them the call is RESPONSE_TOO_LARGE. */
+  readonly maxResponseBytes?: number;
   /** For tests: jitter source. */
   readonly random?: () => number;
   /** For tests: the clock of token expiry (default Date.now). */

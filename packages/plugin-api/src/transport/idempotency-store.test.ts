@@ -45,6 +45,21 @@ describe('idempotency stores', () => {
     }
     expect([...plugin.entries.keys()]).toEqual(['idempotency/["a","x"]', 'idempotency/["a","y"]']);
   });
+
+  it('forgets a key after its time to live, and sweeps expired keys out of the store', () => {
+    let now = 0;
+    const plugin = mapStore();
+    const store = pluginStoreIdempotency(plugin, { ttlMs: 1000, now: () => now });
+    store.put('a', 'old', 'k-old');
+    now = 999;
+    expect(store.get('a', 'old')).toBe('k-old');
+    now = 1000;
+    expect(store.get('a', 'old')).toBeUndefined();
+    for (let i = 0; i < 63; i++) store.put('a', `fresh-${i}`, `k${i}`);
+    expect(plugin.entries.has('idempotency/["a","old"]')).toBe(false);
+    expect(plugin.entries.size).toBe(63);
+    expect(JSON.stringify([...plugin.entries.values()])).not.toContain('k-old');
+  });
 });
 
 describe('idempotency policies', () => {

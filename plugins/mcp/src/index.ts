@@ -1,34 +1,61 @@
-import { definePlugin, definePrimitive, z } from '@nodwyn/plugin-api';
+import { definePlugin, EgressSenderToken, optional, RedactorToken, TaintToken, type PluginContext } from '@nodwyn/plugin-api';
+import { approvalsIn } from './client/approvals.js';
+import { PLUGIN_NAME } from './client/codes.js';
+import { mcpCommand } from './client/mcp-command.js';
+import { personServers, repositoryServers } from './client/server-config.js';
+import { ServerSet } from './client/server-set.js';
 
 /** The package name, which is also the plugin's name in its manifest. */
-export const PLUGIN = '@nodwyn/plugin-mcp';
+export const PLUGIN = PLUGIN_NAME;
 
-/** Counts the words of a text: whitespace-separated runs of characters. */
-export function countWords(text: string): number {
-  return text.split(/\s+/).filter((word) => word !== '').length;
-}
+// One set of servers per plugin context: a daemon loads the plugin once per workspace.
+const running = new WeakMap<PluginContext, ServerSet>();
 
-/** Contributes the model tool `mcp`; the guard checks its arguments against the zod schema. */
+/**
+ * MCP servers as guarded tools (docs/mcp.md, "Using MCP servers"): the person's servers from config.toml,
+ * and a trusted workspace's `.mcp.json` servers the person approved (`nodwyn mcp approve`), each started in
+ * the background; their tools come and go with them. `nodwyn mcp serve` (./server) is the other direction.
+ */
 export const mcpPlugin = definePlugin({
   manifest: {
-    name: PLUGIN,
+    name: PLUGIN_NAME,
     version: '0.1.0',
     apiVersion: '^0.1.0',
-    description: 'One model tool, mcp, that counts the words of a text.',
-    provides: ['primitive:mcp'],
+    // Which servers run and which secrets their headers carry: only the person's own config says.
+    userOnlyConfig: true,
+    description: 'MCP servers (stdio and streamable HTTP) as guarded tools; nodwyn mcp list | approve.',
+    provides: ['primitive-source:mcp', 'command:mcp'],
+    permissions: ['secrets.reveal', 'net', 'fs.read', 'process.spawn'],
   },
-  register(ctx) {
-    ctx.primitives.register(
-      definePrimitive({
-        name: 'mcp',
-        description: 'Counts the words of a text (runs of characters between whitespace) and answers with the number.',
-        input: z.object({ text: z.string().max(100_000).describe('The text whose words to count.') }).strict(),
-        tier: 'read',
-        visibility: 'model',
-        handler: ({ text }) => ({ content: String(countWords(text)) }),
+  // The egress plugin's last hop substitutes header handles; the text layers read a tool's failure message.
+  deps: { sender: optional(EgressSenderToken), redactor: optional(RedactorToken), taint: optional(TaintToken) },
+  register(ctx, deps) {
+    const person = personServers(ctx.config, ctx.workspace);
+    const trusted = ctx.trust === 'trusted';
+    const repository = trusted ? repositoryServers(ctx.workspace) : { servers: [], broken: [] };
+    const approvals = approvalsIn(ctx.store, ctx.workspace);
+    const servers = new ServerSet({ sender: () => deps.sender, redactor: () => deps.redactor, taint: () => deps.taint });
+    running.set(ctx, servers);
+    for (const spec of person.servers) servers.add(spec);
+    // A repository's server runs only once the person approved exactly this definition; the person's own wins a name.
+    for (const spec of repository.servers) if (!person.servers.some((p) => p.name === spec.name) && approvals.approved(spec)) servers.add(spec);
+    ctx.primitives.addSource(servers);
+    ctx.commands.register(
+      mcpCommand({
+        trust: ctx.trust,
+        person: person.servers,
+        broken: person.broken,
+        repository: () => (trusted ? repository : repositoryServers(ctx.workspace)),
+        approvals,
+        running: servers,
       }),
     );
+  },
+  async stop(ctx) {
+    await running.get(ctx)?.stop();
+    running.delete(ctx);
   },
 });
 
 export default mcpPlugin;
+export { McpClientCodes } from './client/codes.js';

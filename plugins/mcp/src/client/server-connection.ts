@@ -1,0 +1,265 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { backoffDelay } from '@nodwyn/plugin-api/transport';
+import type { EgressSender, ToolProgress } from '@nodwyn/plugin-api';
+import { mcpClientErrors } from './codes.js';
+import { lastHop } from './http-fetch.js';
+import type { ServerSpec } from './server-spec.js';
+import type { McpCallResult } from './tool-result.js';
+import type { ToolAnnotations } from './tool-tier.js';
+
+/** `starting`: first connect under way; `restarting`: down, waiting out its backoff or reconnecting. */
+export type ServerStatus = 'starting' | 'ready' | 'restarting' | 'stopped';
+
+/** A tool as the server lists it. */
+export interface McpTool {
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly inputSchema: Record<string, unknown>;
+  readonly annotations?: ToolAnnotations;
+}
+
+/** How a connection restarts a server that failed: exponential backoff with jitter, capped. */
+export interface RestartPolicy {
+  readonly baseMs: number;
+  readonly maxMs: number;
+}
+
+/** Half a second, doubling up to 30 seconds. */
+export const DEFAULT_RESTART: RestartPolicy = { baseMs: 500, maxMs: 30_000 };
+
+/** What a connection needs besides its server. */
+export interface ConnectionDeps {
+  readonly sender: () => EgressSender | undefined;
+  /** Called when the server's status or tool list changed. */
+  readonly changed: () => void;
+  readonly restart?: RestartPolicy;
+}
+
+/** One call of a tool. */
+export interface ToolCall {
+  readonly tool: string;
+  readonly args: Record<string, unknown>;
+  readonly signal: AbortSignal;
+  readonly progress?: (update: ToolProgress) => void;
+}
+
+/** A connection that lived this long starts its backoff afresh when it breaks. */
+const HEALTHY_MS = 30_000;
+/** Longest the `initialize` handshake and a `tools/list` may take. */
+const HANDSHAKE_MS = 30_000;
+/** Longest a call waits for a server that is starting or restarting (on top of the call's own timeout). */
+export const WAIT_MS = 10_000;
+/** Longest a ping may take when a timed-out call makes nodwyn ask whether the server hangs. */
+const PING_MS = 2_000;
+/** Pages of `tools/list` read at most. */
+const MAX_PAGES = 50;
+/** Bytes of the server's stderr kept for `nodwyn mcp list`. */
+const STDERR_TAIL = 2_000;
+
+function message(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).slice(0, 300);
+}
+
+/**
+ * One MCP server: started in the background, its tools listed (and listed again on
+ * `notifications/tools/list_changed`), restarted with backoff when it fails or exits, stopped with the
+ * plugin. The SDK is imported on the first connect, so a person without servers never loads it.
+ */
+export class ServerConnection {
+  status: ServerStatus = 'starting';
+  /** The tools of the last listing; kept while the server restarts, so a call can wait for it. */
+  tools: readonly McpTool[] = [];
+  /** Why the last connect failed or the connection broke. */
+  lastError: string | undefined;
+  private client: Client | undefined;
+  private transport: Transport | undefined;
+  private generation = 0;
+  private attempt = 0;
+  private connectedAt = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly waiters = new Set<() => void>();
+  private stderr = '';
+  private hung = false;
+
+  constructor(
+    readonly spec: ServerSpec,
+    private readonly deps: ConnectionDeps,
+  ) {}
+
+  /** Starts connecting; never throws. */
+  start(): void {
+    void this.connect();
+  }
+
+  /** The process id of a stdio server while it runs. */
+  get pid(): number | undefined {
+    const transport = this.transport as { pid?: number | null } | undefined;
+    return transport?.pid ?? undefined;
+  }
+
+  /** What the server wrote to stderr last (stdio servers). */
+  get stderrTail(): string {
+    return this.stderr;
+  }
+
+  /** Resolves true once the server is ready, false after `ms` or when it stops. */
+  ready(ms: number, signal?: AbortSignal): Promise<boolean> {
+    if (this.status === 'ready') return Promise.resolve(true);
+    if (this.status === 'stopped' || ms <= 0 || signal?.aborted) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', done);
+        this.waiters.delete(done);
+        resolve(this.status === 'ready');
+      };
+      const timer = setTimeout(done, ms);
+      signal?.addEventListener('abort', done, { once: true });
+      this.waiters.add(done);
+    });
+  }
+
+  /** Calls a tool; a server down for longer than the wait is an UPSTREAM_UNAVAILABLE envelope. */
+  async call(call: ToolCall): Promise<McpCallResult> {
+    if (this.status !== 'ready') await this.ready(WAIT_MS, call.signal);
+    const client = this.client;
+    if (this.status !== 'ready' || !client) {
+      throw mcpClientErrors.error('MCP_SERVER_UNAVAILABLE', {
+        operation: `mcp.${this.spec.name}`,
+        retryable: 'after_delay',
+        retry_after_ms: 2000,
+        remediation: `The MCP server ${this.spec.name} is not running${this.lastError ? ` (${this.lastError})` : ''}; nodwyn keeps restarting it. Try again shortly, or see \`nodwyn mcp list\`.`,
+      });
+    }
+    const progress = call.progress;
+    const result = await client
+      .callTool({ name: call.tool, arguments: call.args }, undefined, {
+        signal: call.signal,
+        timeout: this.spec.timeoutMs,
+        ...(progress ? { onprogress: (p: { progress: number; total?: number; message?: string }) => progress({ progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message !== undefined ? { message: p.message } : {}) }) } : {}),
+      })
+      .catch((error: unknown) => {
+        // A call that ran out of time may mean the server hangs as a whole: ask it, and restart it if it does not answer.
+        if ((error as { code?: unknown } | null)?.code === -32001 || call.signal.aborted) void this.probe(client);
+        throw error;
+      });
+    return result as McpCallResult;
+  }
+
+  /** Stops the server for good (plugin stop). */
+  async stop(): Promise<void> {
+    this.status = 'stopped';
+    this.generation += 1;
+    clearTimeout(this.timer);
+    this.wake();
+    const client = this.client;
+    this.client = undefined;
+    await client?.close().catch(() => undefined);
+    await this.transport?.close().catch(() => undefined);
+  }
+
+  private async probe(client: Client): Promise<void> {
+    if (client !== this.client) return;
+    try {
+      await client.ping({ timeout: PING_MS });
+    } catch {
+      if (client !== this.client) return;
+      this.hung = true;
+      await client.close().catch(() => undefined);
+    }
+  }
+
+  private async openTransport(): Promise<Transport> {
+    const t = this.spec.transport;
+    if (t.kind === 'stdio') {
+      const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+      const transport = new StdioClientTransport({ command: t.command, args: [...t.args], env: { ...t.env }, ...(t.cwd ? { cwd: t.cwd } : {}), stderr: 'pipe' });
+      transport.stderr?.on('data', (chunk: Buffer) => {
+        this.stderr = (this.stderr + chunk.toString('utf8')).slice(-STDERR_TAIL);
+      });
+      return transport;
+    }
+    const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+    return new StreamableHTTPClientTransport(new URL(t.url), { fetch: lastHop(this.spec.name, this.deps.sender), requestInit: { headers: { ...t.headers } } });
+  }
+
+  private async connect(): Promise<void> {
+    if (this.status === 'stopped') return;
+    const generation = ++this.generation;
+    let client: Client | undefined;
+    try {
+      const [{ Client }, { ToolListChangedNotificationSchema }] = await Promise.all([
+        import('@modelcontextprotocol/sdk/client/index.js'),
+        import('@modelcontextprotocol/sdk/types.js'),
+      ]);
+      client = new Client({ name: 'nodwyn', version: '0.1.0' }, { capabilities: {} });
+      const current = client;
+      current.onclose = () => this.closed(current);
+      current.setNotificationHandler(ToolListChangedNotificationSchema, () => void this.list(current).catch(() => undefined));
+      this.transport = await this.openTransport();
+      await current.connect(this.transport, { timeout: HANDSHAKE_MS });
+      if (generation !== this.generation) {
+        await current.close();
+        return;
+      }
+      this.client = current;
+      await this.list(current);
+      if (generation !== this.generation) return;
+      this.status = 'ready';
+      this.lastError = undefined;
+      this.connectedAt = Date.now();
+      this.wake();
+      this.deps.changed();
+    } catch (error) {
+      if (generation !== this.generation) return;
+      this.lastError = message(error);
+      this.client = undefined;
+      await client?.close().catch(() => undefined);
+      this.restartLater();
+    }
+  }
+
+  private async list(client: Client): Promise<void> {
+    const tools: McpTool[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_PAGES; page += 1) {
+      const listed = await client.listTools(cursor === undefined ? {} : { cursor }, { timeout: HANDSHAKE_MS });
+      tools.push(...(listed.tools as McpTool[]));
+      cursor = listed.nextCursor;
+      if (cursor === undefined) break;
+    }
+    if (client !== this.client) return;
+    this.tools = tools;
+    this.deps.changed();
+  }
+
+  /** The connection broke (the process exited, the HTTP session ended, or a hung server was closed). */
+  private closed(client: Client): void {
+    if (client !== this.client || this.status === 'stopped') return;
+    this.client = undefined;
+    if (Date.now() - this.connectedAt >= HEALTHY_MS) this.attempt = 0;
+    this.lastError = this.hung ? `it did not answer a ping within ${PING_MS} ms and was restarted` : 'it exited or closed the connection';
+    this.hung = false;
+    this.restartLater();
+    this.deps.changed();
+  }
+
+  private restartLater(): void {
+    if (this.status === 'stopped') return;
+    this.status = 'restarting';
+    this.attempt += 1;
+    const policy = this.deps.restart ?? DEFAULT_RESTART;
+    // Full jitter, but never less than half the ceiling: a crashing server is not restarted in a tight loop.
+    const ceiling = Math.min(policy.maxMs, policy.baseMs * 2 ** (this.attempt - 1));
+    const delay = Math.ceil(ceiling / 2) + Math.floor(backoffDelay(this.attempt, { maxAttempts: Infinity, ...policy }) / 2);
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.connect(), delay);
+    this.timer.unref();
+  }
+
+  private wake(): void {
+    for (const waiter of [...this.waiters]) waiter();
+  }
+}

@@ -1,0 +1,85 @@
+import type { EgressSender, PrimitiveDefinition, PrimitiveSource } from '@nodwyn/plugin-api';
+import { ServerConnection, type McpTool, type RestartPolicy } from './server-connection.js';
+import type { ServerSpec } from './server-spec.js';
+import { serverTool, type FailureLayers } from './server-tool.js';
+import { modelToolName } from './tool-name.js';
+
+/** What the set of servers needs. */
+export interface ServerSetDeps extends FailureLayers {
+  readonly sender: () => EgressSender | undefined;
+  readonly restart?: RestartPolicy;
+}
+
+interface Named {
+  readonly connection: ServerConnection;
+  readonly tool: McpTool;
+  readonly definition: PrimitiveDefinition<unknown>;
+}
+
+/**
+ * The running MCP servers as one primitive source: each ready server's tools under `mcp_<server>_<tool>`.
+ * A server that is down lists no tools; a call by name to a tool it had waits (bounded) for its restart.
+ */
+export class ServerSet implements PrimitiveSource {
+  readonly name = 'mcp';
+  private readonly connections = new Map<string, ServerConnection>();
+  private named = new Map<string, Named>();
+
+  constructor(private readonly deps: ServerSetDeps) {}
+
+  /** Starts a server in the background. */
+  add(spec: ServerSpec): ServerConnection {
+    const connection = new ServerConnection(spec, { sender: this.deps.sender, changed: () => this.rename(), ...(this.deps.restart ? { restart: this.deps.restart } : {}) });
+    this.connections.set(spec.name, connection);
+    connection.start();
+    return connection;
+  }
+
+  /** The connection of server `name`. */
+  connection(name: string): ServerConnection | undefined {
+    return this.connections.get(name);
+  }
+
+  /** The model's names of a server's tools, by the server's own tool names. */
+  toolNames(server: string): Map<string, string> {
+    const names = new Map<string, string>();
+    for (const [name, entry] of this.named) if (entry.connection.spec.name === server) names.set(entry.tool.name, name);
+    return names;
+  }
+
+  /** Resolves once every server is ready or `ms` passed. */
+  async settled(ms: number): Promise<void> {
+    await Promise.all([...this.connections.values()].map((c) => c.ready(ms)));
+  }
+
+  get(name: string): PrimitiveDefinition<unknown> | undefined {
+    const entry = this.named.get(name);
+    if (!entry) return undefined;
+    const status = entry.connection.status;
+    return status === 'ready' || status === 'restarting' ? entry.definition : undefined;
+  }
+
+  list(): readonly PrimitiveDefinition<unknown>[] {
+    return [...this.named.values()].filter((entry) => entry.connection.status === 'ready').map((entry) => entry.definition);
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all([...this.connections.values()].map((c) => c.stop()));
+  }
+
+  /** Names every known tool again, servers in name order, so a name depends only on the servers' own lists. */
+  private rename(): void {
+    const named = new Map<string, Named>();
+    const taken = new Set<string>();
+    for (const connection of [...this.connections.values()].sort((a, b) => (a.spec.name < b.spec.name ? -1 : 1))) {
+      for (const tool of connection.tools) {
+        const name = modelToolName(connection.spec.name, tool.name, taken);
+        taken.add(name);
+        const previous = this.named.get(name);
+        const kept = previous !== undefined && previous.connection === connection && previous.tool === tool;
+        named.set(name, kept ? previous : { connection, tool, definition: serverTool(name, connection, tool, this.deps) as PrimitiveDefinition<unknown> });
+      }
+    }
+    this.named = named;
+  }
+}

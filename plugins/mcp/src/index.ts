@@ -34,7 +34,7 @@ export const mcpPlugin = definePlugin({
     const trusted = ctx.trust === 'trusted';
     const repository = trusted ? repositoryServers(ctx.workspace) : { servers: [], broken: [] };
     const approvals = approvalsIn(ctx.store, ctx.workspace);
-    const servers = new ServerSet({ sender: () => deps.sender, redactor: () => deps.redactor, taint: () => deps.taint });
+    const servers = new ServerSet({ store: ctx.store, sender: () => deps.sender, redactor: () => deps.redactor, taint: () => deps.taint });
     running.set(ctx, servers);
     for (const spec of person.servers) servers.add(spec);
     // A repository's server runs only once the person approved exactly this definition; the person's own wins a name.

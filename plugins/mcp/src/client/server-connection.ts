@@ -35,6 +35,10 @@ export interface ConnectionDeps {
   /** Called when the server's status or tool list changed. */
   readonly changed: () => void;
   readonly restart?: RestartPolicy;
+  /** The tools the server listed last time (an earlier process), known by name while it starts. */
+  readonly cached?: readonly McpTool[];
+  /** Keeps a new listing for the next start. */
+  readonly listed?: (tools: readonly McpTool[]) => void;
 }
 
 /** One call of a tool. */
@@ -86,7 +90,9 @@ export class ServerConnection {
   constructor(
     readonly spec: ServerSpec,
     private readonly deps: ConnectionDeps,
-  ) {}
+  ) {
+    this.tools = deps.cached ?? [];
+  }
 
   /** Starts connecting; never throws. */
   start(): void {
@@ -232,6 +238,7 @@ export class ServerConnection {
     }
     if (client !== this.client) return;
     this.tools = tools;
+    this.deps.listed?.(tools);
     this.deps.changed();
   }
 

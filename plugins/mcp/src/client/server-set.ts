@@ -1,12 +1,14 @@
-import type { EgressSender, PrimitiveDefinition, PrimitiveSource } from '@nodwyn/plugin-api';
+import type { EgressSender, PluginStore, PrimitiveDefinition, PrimitiveSource } from '@nodwyn/plugin-api';
 import { ServerConnection, type McpTool, type RestartPolicy } from './server-connection.js';
-import type { ServerSpec } from './server-spec.js';
+import { specDigest, type ServerSpec } from './server-spec.js';
 import { serverTool, type FailureLayers } from './server-tool.js';
 import { modelToolName } from './tool-name.js';
 
 /** What the set of servers needs. */
 export interface ServerSetDeps extends FailureLayers {
   readonly sender: () => EgressSender | undefined;
+  /** Where each server's last tool listing is kept, so its tools are known by name while it starts. */
+  readonly store?: PluginStore;
   readonly restart?: RestartPolicy;
 }
 
@@ -18,7 +20,8 @@ interface Named {
 
 /**
  * The running MCP servers as one primitive source: each ready server's tools under `mcp_<server>_<tool>`.
- * A server that is down lists no tools; a call by name to a tool it had waits (bounded) for its restart.
+ * A server that is down lists no tools; a call by name to a tool it had (or listed in an earlier process)
+ * waits, bounded, for it to start or restart.
  */
 export class ServerSet implements PrimitiveSource {
   readonly name = 'mcp';
@@ -29,8 +32,18 @@ export class ServerSet implements PrimitiveSource {
 
   /** Starts a server in the background. */
   add(spec: ServerSpec): ServerConnection {
-    const connection = new ServerConnection(spec, { sender: this.deps.sender, changed: () => this.rename(), ...(this.deps.restart ? { restart: this.deps.restart } : {}) });
+    const store = this.deps.store;
+    const key = `tools:${spec.source}:${spec.name}:${specDigest(spec)}`;
+    const cached = store?.get(key);
+    const connection = new ServerConnection(spec, {
+      sender: this.deps.sender,
+      changed: () => this.rename(),
+      ...(this.deps.restart ? { restart: this.deps.restart } : {}),
+      ...(Array.isArray(cached) ? { cached: cached as McpTool[] } : {}),
+      ...(store ? { listed: (tools: readonly McpTool[]) => store.put(key, tools) } : {}),
+    });
     this.connections.set(spec.name, connection);
+    if (Array.isArray(cached)) this.rename();
     connection.start();
     return connection;
   }
@@ -55,8 +68,7 @@ export class ServerSet implements PrimitiveSource {
   get(name: string): PrimitiveDefinition<unknown> | undefined {
     const entry = this.named.get(name);
     if (!entry) return undefined;
-    const status = entry.connection.status;
-    return status === 'ready' || status === 'restarting' ? entry.definition : undefined;
+    return entry.connection.status === 'stopped' ? undefined : entry.definition;
   }
 
   list(): readonly PrimitiveDefinition<unknown>[] {

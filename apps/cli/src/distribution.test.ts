@@ -12,6 +12,7 @@ describe('the default distribution', () => {
       '@nodwyn/plugin-egress',
       '@nodwyn/plugin-judge',
       '@nodwyn/plugin-keychain',
+      '@nodwyn/plugin-mcp',
       '@nodwyn/plugin-openapi',
       '@nodwyn/plugin-redact-l1',
       '@nodwyn/plugin-redact-l2',

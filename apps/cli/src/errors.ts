@@ -51,4 +51,6 @@ export const CliCodes = {
   PLUGIN_NAME_INVALID: 'PLUGIN_NAME_INVALID',
   /** `nodwyn plugin new`: the folder to write into exists and holds something (or is a file). */
   PLUGIN_DIR_NOT_EMPTY: 'PLUGIN_DIR_NOT_EMPTY',
+  /** `nodwyn mcp list|approve` while the MCP plugin is disabled or failed to load. */
+  MCP_PLUGIN_MISSING: 'MCP_PLUGIN_MISSING',
 } as const;

@@ -60,6 +60,10 @@ export const FIRST_PARTY: readonly DistributionEntry[] = [
   // OpenAPI documents as tools (docs/openapi.md): optional, and it contributes no tool until the person adds
   // a document with `nodwyn openapi add`; its `openapi` and `mock` commands are always there.
   { package: '@nodwyn/plugin-openapi', range: '^0.1.0', optional: true, load: async () => (await import('@nodwyn/plugin-openapi')).openapiPlugin },
+  // MCP servers as tools (docs/mcp.md): optional, and free until the person configures a server (its SDK client
+  // loads only then); servers start in the background and never hold up a start. Its `mcp` command is
+  // reached through the CLI's `nodwyn mcp` group (list, approve).
+  { package: '@nodwyn/plugin-mcp', range: '^0.1.0', optional: true, load: async () => (await import('@nodwyn/plugin-mcp')).mcpPlugin },
   {
     package: '@nodwyn/plugin-provider-anthropic',
     range: '^0.1.0',

@@ -193,7 +193,25 @@ program
     process.exitCode = await acpCommand();
   });
 
-const mcp = program.command('mcp').description('Model Context Protocol: serve nodwyn\'s tools to other MCP clients.');
+const mcp = program.command('mcp').description("Model Context Protocol: the MCP servers nodwyn uses as tools (list, approve), and serving nodwyn's tools to other MCP clients (serve).");
+mcp
+  .command('list')
+  .description("List the MCP servers of your config.toml and of the workspace's .mcp.json: source, approval, status and tools.")
+  .option('--json', 'print JSON')
+  .action(async (options: { json?: boolean }) => {
+    const { mcpManageCommand } = await import('./commands/mcp-manage.js');
+    process.exitCode = await mcpManageCommand(['list'], options);
+  });
+mcp
+  .command('approve')
+  .description("Approve a server of the workspace's .mcp.json: it starts (in a trusted workspace) until its definition changes.")
+  .argument('<name>', 'the server, as .mcp.json names it')
+  .option('--yes', 'approve without asking')
+  .option('--json', 'print JSON')
+  .action(async (name: string, options: { yes?: boolean; json?: boolean }) => {
+    const { mcpManageCommand } = await import('./commands/mcp-manage.js');
+    process.exitCode = await mcpManageCommand(['approve', name], options);
+  });
 mcp
   .command('serve')
   .description("Serve this workspace's tools, guarded, to an MCP client: over stdio (the client runs this command), or with --http over streamable HTTP on 127.0.0.1 with a bearer token.")

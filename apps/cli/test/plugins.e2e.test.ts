@@ -39,6 +39,7 @@ describe('nodwyn plugins and the distribution', () => {
       ['@nodwyn/plugin-capabilities', 'started'],
       ['@nodwyn/plugin-memory', 'started'],
       ['@nodwyn/plugin-openapi', 'started'],
+      ['@nodwyn/plugin-mcp', 'started'],
       ['@nodwyn/plugin-provider-anthropic', 'started'],
       ['@nodwyn/plugin-provider-openai', 'started'],
       ['@nodwyn/plugin-provider-scripted', 'started'],

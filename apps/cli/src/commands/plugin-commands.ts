@@ -14,6 +14,8 @@ export async function addPluginCommands(program: Command): Promise<() => Promise
   // A command's output can carry what a capability or a file produced: text layers, then visible escapes.
   const forPerson = (text: string) => forTerminal(runtime.kernel.shown(KERNEL_STREAM, text));
   for (const { item: command } of runtime.kernel.commands.list()) {
+    // A built-in group of the same name (`nodwyn mcp`) reaches the plugin's command itself (mcp-manage.ts).
+    if (program.commands.some((c) => c.name() === command.name)) continue;
     const sub = program.command(command.name).description(command.description);
     for (const arg of command.arguments ?? []) sub.argument(arg.endsWith('...') ? `[${arg}]` : `<${arg}>`);
     for (const option of command.options ?? []) sub.option(option.flags, option.description);

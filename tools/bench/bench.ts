@@ -7,6 +7,7 @@ import { benchContext } from './context-bench.js';
 import { benchDist } from './dist-bench.js';
 import { benchGenerator } from './generator-bench.js';
 import { benchAppends, benchApply, benchWindow } from './kernel-bench.js';
+import { benchMcp } from './mcp-bench.js';
 import { benchMcpServe } from './mcp-serve-bench.js';
 import { benchMemory } from './memory-bench.js';
 import { benchOpenApi } from './openapi-bench.js';
@@ -40,6 +41,7 @@ const GROUPS: Record<string, () => Row[] | Promise<Row[]>> = {
   generator: () => benchGenerator(root, dir),
   openapi: () => benchOpenApi(dir),
   'mcp-serve': () => benchMcpServe(root, dir),
+  mcp: () => benchMcp(root),
 };
 
 const asked = process.argv.slice(2);

@@ -1,6 +1,7 @@
 import { definePlugin, EgressSenderToken, optional, RedactorToken, TaintToken, type PluginContext } from '@nodwyn/plugin-api';
 import { approvalsIn } from './client/approvals.js';
 import { PLUGIN_NAME } from './client/codes.js';
+import { connectChecker, connectCheckPrimitive } from './client/connect-check.js';
 import { mcpCommand } from './client/mcp-command.js';
 import { personServers, repositoryServers } from './client/server-config.js';
 import { ServerSet } from './client/server-set.js';
@@ -24,7 +25,7 @@ export const mcpPlugin = definePlugin({
     // Which servers run and which secrets their headers carry: only the person's own config says.
     userOnlyConfig: true,
     description: 'MCP servers (stdio and streamable HTTP) as guarded tools; nodwyn mcp list | approve.',
-    provides: ['primitive-source:mcp', 'command:mcp'],
+    provides: ['primitive-source:mcp', 'primitive:mcp.connect', 'command:mcp'],
     permissions: ['secrets.reveal', 'net', 'fs.read', 'process.spawn'],
   },
   // The egress plugin's last hop substitutes header handles; the text layers read a tool's failure message.
@@ -34,7 +35,8 @@ export const mcpPlugin = definePlugin({
     const trusted = ctx.trust === 'trusted';
     const repository = trusted ? repositoryServers(ctx.workspace) : { servers: [], broken: [] };
     const approvals = approvalsIn(ctx.store, ctx.workspace);
-    const servers = new ServerSet({ store: ctx.store, sender: () => deps.sender, redactor: () => deps.redactor, taint: () => deps.taint });
+    const servers = new ServerSet({ store: ctx.store, sender: () => deps.sender, redactor: () => deps.redactor, taint: () => deps.taint, admit: connectChecker(ctx) });
+    ctx.primitives.register(connectCheckPrimitive((name) => servers.connection(name)?.spec));
     running.set(ctx, servers);
     for (const spec of person.servers) servers.add(spec);
     // A repository's server runs only once the person approved exactly this definition; the person's own wins a name.
@@ -50,6 +52,10 @@ export const mcpPlugin = definePlugin({
         running: servers,
       }),
     );
+  },
+  // Started once every plugin registered: the connect check needs the egress stage and `mcp.connect` in place.
+  start(ctx) {
+    running.get(ctx)?.start();
   },
   async stop(ctx) {
     await running.get(ctx)?.stop();

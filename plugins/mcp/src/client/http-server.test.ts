@@ -15,6 +15,7 @@ let url: string;
 let t: TestKernel;
 const targets: (readonly EgressTarget[])[] = [];
 let refuse = false;
+let refuseConnect = false;
 
 /** A stateless streamable HTTP MCP server on 127.0.0.1 with one read tool and one open-world tool. */
 function mcpServer(): McpServer {
@@ -50,7 +51,7 @@ const egressStage = testPlugin('test-egress-stage', ['guard-stage:test-egress'],
     slot: 'egress',
     check: (call: GuardCall) => {
       if (call.owner === '@nodwyn/plugin-mcp') targets.push(call.targets);
-      return refuse ? { kind: 'deny', envelope: { status: 'error', category: 'PERMISSION_DENIED', code: 'TEST_REFUSED', remediation: 'refused by the test', retryable: 'never', trace: { attempts: 0 } } as never } : { kind: 'allow' };
+      return refuse || (refuseConnect && call.name === 'mcp.connect') ? { kind: 'deny', envelope: { status: 'error', category: 'PERMISSION_DENIED', code: 'TEST_REFUSED', remediation: 'refused by the test', retryable: 'never', trace: { attempts: 0 } } as never } : { kind: 'allow' };
     },
   }),
 );
@@ -89,6 +90,8 @@ describe('a streamable HTTP MCP server with a keychain handle in its headers', (
     const browse = t.kernel.primitives.list().find((p) => p.name === 'mcp_web_browse');
     expect(lookup).toMatchObject({ tier: 'read', egress: true });
     expect(browse).toMatchObject({ tier: 'read', egress: true, kind: 'fetch' });
+    // The first request the guard saw was the connect check, before the handshake went out.
+    expect(targets[0]).toEqual([{ method: 'POST', url, positions: [{ kind: 'header', name: 'Authorization', value: 'Bearer {{secret:mcp_token}}' }] }]);
   });
 
   it('sends the call through the egress sender, which alone substitutes the handle', async () => {
@@ -99,6 +102,26 @@ describe('a streamable HTTP MCP server with a keychain handle in its headers', (
     const call = seen.slice(before).find((r) => r.body.includes('tools/call'));
     expect(call?.authorization).toBe(`Bearer ${TOKEN}`);
     expect(JSON.stringify(t.events('test'))).not.toContain(TOKEN);
+  });
+
+  it('puts the handshake, which carries the credential too, before the egress stage first', async () => {
+    refuseConnect = true;
+    const before = seen.length;
+    const other = await startTestKernel({
+      plugins: [sender, egressStage, mcpPlugin],
+      settings: { plugins: { '@nodwyn/plugin-mcp': { servers: { web: { url, headers: { Authorization: 'Bearer {{secret:mcp_token}}' } } } } } },
+    });
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      expect(seen.length).toBe(before);
+      expect(other.kernel.primitives.list().filter((p) => p.name.startsWith('mcp_web_'))).toEqual([]);
+      const result = await other.apply('mcp_web_lookup', { q: 'z' });
+      expect(result.ok).toBe(false);
+      expect(seen.length).toBe(before);
+    } finally {
+      refuseConnect = false;
+      await other.stop();
+    }
   });
 
   it('sends nothing when the egress stage refuses the call', async () => {

@@ -1,8 +1,9 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { backoffDelay } from '@nodwyn/plugin-api/transport';
-import type { EgressSender, ToolProgress } from '@nodwyn/plugin-api';
+import { isEnvelopeError, type EgressSender, type ToolProgress } from '@nodwyn/plugin-api';
 import { mcpClientErrors } from './codes.js';
+import { carriesSecrets } from './connect-check.js';
 import { lastHop } from './http-fetch.js';
 import type { ServerSpec } from './server-spec.js';
 import type { McpCallResult } from './tool-result.js';
@@ -39,6 +40,8 @@ export interface ConnectionDeps {
   readonly cached?: readonly McpTool[];
   /** Keeps a new listing for the next start. */
   readonly listed?: (tools: readonly McpTool[]) => void;
+  /** Puts a server whose requests carry credentials before the guard's egress stage; throws to refuse it. */
+  readonly admit?: (spec: ServerSpec) => Promise<void>;
 }
 
 /** One call of a tool. */
@@ -63,7 +66,7 @@ const MAX_PAGES = 50;
 const STDERR_TAIL = 2_000;
 
 function message(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).slice(0, 300);
+  return (isEnvelopeError(error) ? error.envelope.remediation : error instanceof Error ? error.message : String(error)).slice(0, 300);
 }
 
 /**
@@ -200,6 +203,10 @@ export class ServerConnection {
         import('@modelcontextprotocol/sdk/client/index.js'),
         import('@modelcontextprotocol/sdk/types.js'),
       ]);
+      if (carriesSecrets(this.spec)) {
+        if (!this.deps.admit) throw new Error('its headers carry a secret handle and nothing can check where it may go');
+        await this.deps.admit(this.spec);
+      }
       client = new Client({ name: 'nodwyn', version: '0.1.0' }, { capabilities: {} });
       const current = client;
       current.onclose = () => this.closed(current);

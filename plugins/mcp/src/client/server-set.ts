@@ -10,6 +10,8 @@ export interface ServerSetDeps extends FailureLayers {
   /** Where each server's last tool listing is kept, so its tools are known by name while it starts. */
   readonly store?: PluginStore;
   readonly restart?: RestartPolicy;
+  /** The egress check an HTTP server with credentials passes before each connect. */
+  readonly admit?: (spec: ServerSpec) => Promise<void>;
 }
 
 interface Named {
@@ -30,7 +32,7 @@ export class ServerSet implements PrimitiveSource {
 
   constructor(private readonly deps: ServerSetDeps) {}
 
-  /** Starts a server in the background. */
+  /** Adds a server, to start with `start`. */
   add(spec: ServerSpec): ServerConnection {
     const store = this.deps.store;
     const key = `tools:${spec.source}:${spec.name}:${specDigest(spec)}`;
@@ -39,13 +41,18 @@ export class ServerSet implements PrimitiveSource {
       sender: this.deps.sender,
       changed: () => this.rename(),
       ...(this.deps.restart ? { restart: this.deps.restart } : {}),
+      ...(this.deps.admit ? { admit: this.deps.admit } : {}),
       ...(Array.isArray(cached) ? { cached: cached as McpTool[] } : {}),
       ...(store ? { listed: (tools: readonly McpTool[]) => store.put(key, tools) } : {}),
     });
     this.connections.set(spec.name, connection);
     if (Array.isArray(cached)) this.rename();
-    connection.start();
     return connection;
+  }
+
+  /** Starts every server in the background; never waits for one. */
+  start(): void {
+    for (const connection of this.connections.values()) connection.start();
   }
 
   /** The connection of server `name`. */

@@ -1,6 +1,7 @@
-import { z, type EgressTarget, type PrimitiveDefinition, type Redactor, type TaintTracker } from '@nodwyn/plugin-api';
+import { z, type PrimitiveDefinition, type Redactor, type TaintTracker } from '@nodwyn/plugin-api';
 import { callFailure } from './call-failure.js';
 import { mcpClientErrors } from './codes.js';
+import { serverTargets } from './connect-check.js';
 import { calling } from './http-fetch.js';
 import { WAIT_MS, type McpTool, type ServerConnection } from './server-connection.js';
 import { resultText, toToolResult, type McpCallResult } from './tool-result.js';
@@ -32,18 +33,11 @@ function failureText(result: McpCallResult, session: string, layers: FailureLaye
   return redactor.redact(text).text;
 }
 
-function targetsOf(connection: ServerConnection): (() => readonly EgressTarget[]) | undefined {
-  const t = connection.spec.transport;
-  if (t.kind !== 'http') return undefined;
-  return () => [{ method: 'POST', url: t.url, positions: Object.entries(t.headers).map(([name, value]) => ({ kind: 'header' as const, name, value })) }];
-}
-
 /** The guarded tool `name` of one MCP tool. Its input schema is built on first use. */
 export function serverTool(name: string, connection: ServerConnection, tool: McpTool, layers: FailureLayers): PrimitiveDefinition<Record<string, unknown>> {
   const server = connection.spec.name;
   const tier = tierOf(tool.annotations);
   const http = connection.spec.transport.kind === 'http';
-  const egressTargets = targetsOf(connection);
   let input: z.ZodType<Record<string, unknown>> | undefined;
   const about = tool.description || tool.title || tool.name;
   return {
@@ -57,7 +51,7 @@ export function serverTool(name: string, connection: ServerConnection, tool: Mcp
     visibility: 'model',
     kind: kindOf(tier, tool.annotations),
     egress: http || opensWorld(tool.annotations),
-    ...(egressTargets ? { egressTargets } : {}),
+    ...(http ? { egressTargets: () => serverTargets(connection.spec) } : {}),
     effect: () => `mcp:${server} ${tool.name}`,
     timeoutMs: connection.spec.timeoutMs + KERNEL_GRACE_MS,
     handler: (args, call) =>

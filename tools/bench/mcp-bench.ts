@@ -47,7 +47,33 @@ async function callOverhead(root: string): Promise<Row> {
   }
 }
 
-/** The `mcp` group: the MCP client's cost per call. */
+/** What the plugin adds to a start when no server is configured: it must cost about nothing. */
+async function idleCost(): Promise<Row> {
+  const bare: number[] = [];
+  const withMcp: number[] = [];
+  for (let i = 0; i < 30; i++) {
+    let start = performance.now();
+    await (await startTestKernel({})).stop();
+    const b = performance.now() - start;
+    start = performance.now();
+    await (await startTestKernel({ plugins: [mcpPlugin] })).stop();
+    const m = performance.now() - start;
+    if (i >= 5) {
+      bare.push(b);
+      withMcp.push(m);
+    }
+  }
+  const cost = percentile(withMcp, 50) - percentile(bare, 50);
+  return {
+    name: 'MCP plugin with no servers: added to a kernel start and stop, p50',
+    value: `${cost.toFixed(2)} ms`,
+    target: '≤ 2 ms',
+    ok: cost <= 2,
+    note: `p50 with it ${percentile(withMcp, 50).toFixed(2)} ms, without ${percentile(bare, 50).toFixed(2)} ms`,
+  };
+}
+
+/** The `mcp` group: the MCP client's cost per call, and when idle. */
 export async function benchMcp(root: string): Promise<Row[]> {
-  return [await callOverhead(root)];
+  return [await callOverhead(root), await idleCost()];
 }

@@ -86,6 +86,10 @@ describe('a stdio MCP server as guarded tools', () => {
     ]);
   });
 
+  it('passes a result through the ingress text layers', async () => {
+    expect(await t.apply('mcp_fx_echo', { text: 'the key is sk-test-q1w2e3' })).toMatchObject({ ok: true, content: 'the key is [REDACTED test]' });
+  });
+
   it('withholds a result that holds a remembered secret (the kernel screens MCP results too)', async () => {
     const session = t.session();
     tracker.remember(session, 'Zq9-remembered-value-77', ['test']);

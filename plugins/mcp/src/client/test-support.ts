@@ -34,13 +34,14 @@ export class RememberingTracker implements TaintTracker {
   }
 }
 
-/** Text layers for the tests: a redactor for `sk-test-…` keys, and the tracker. */
+const redactTestKeys = (text: string) => text.replace(/sk-test-[a-z0-9]+/g, '[REDACTED test]');
+
+/** Text layers for the tests: an ingress stage and a redactor for `sk-test-…` keys, and the tracker. */
 export function layersPlugin(tracker: TaintTracker) {
-  return testPlugin('test-layers', ['service:redactor', 'service:taint'], (ctx) => {
-    ctx.services.provide(RedactorToken, {
-      redact: (text) => ({ text: text.replace(/sk-test-[a-z0-9]+/g, '[REDACTED test]'), findings: [] }),
-    });
+  return testPlugin('test-layers', ['service:redactor', 'service:taint', 'guard-stage:test-redact'], (ctx) => {
+    ctx.services.provide(RedactorToken, { redact: (text) => ({ text: redactTestKeys(text), findings: [] }) });
     ctx.services.provide(TaintToken, tracker);
+    ctx.guard.addStage({ name: 'test-redact', slot: 'ingress', filter: (_call, result) => ({ ...result, content: redactTestKeys(result.content) }) });
   });
 }
 

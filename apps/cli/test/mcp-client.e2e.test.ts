@@ -9,6 +9,7 @@ interface Row {
   name: string;
   source: string;
   approval: string;
+  approved: boolean;
   status: string;
   tools: number;
   tool_names: string[];
@@ -19,9 +20,9 @@ let box: CliSandbox;
 const list = () => {
   const out = box.run(['mcp', 'list', '--json']);
   expect(out.code, out.stderr).toBe(0);
-  return JSON.parse(out.stdout) as { trust: string; servers: Row[] };
+  return JSON.parse(out.stdout) as Row[];
 };
-const row = (name: string) => list().servers.find((r) => r.name === name);
+const row = (name: string) => list().find((r) => r.name === name);
 
 beforeAll(() => {
   box = new CliSandbox();
@@ -37,10 +38,9 @@ afterAll(() => box.remove());
 describe('nodwyn mcp list and approve', () => {
   it('lists the person\'s server with its tools, and ignores .mcp.json in an untrusted workspace', () => {
     const listed = list();
-    expect(listed.trust).not.toBe('trusted');
-    expect(listed.servers.find((r) => r.name === 'notes')).toMatchObject({ source: 'config', approval: 'not_required', status: 'ready' });
-    expect(listed.servers.find((r) => r.name === 'notes')?.tool_names).toContain('mcp_notes_read_note');
-    expect(listed.servers.find((r) => r.name === 'repo')).toMatchObject({ source: 'repository', status: 'untrusted', tools: 0 });
+    expect(listed.find((r) => r.name === 'notes')).toMatchObject({ source: 'config', approval: 'not_required', approved: true, status: 'ready' });
+    expect(listed.find((r) => r.name === 'notes')?.tool_names).toContain('mcp_notes_read_note');
+    expect(listed.find((r) => r.name === 'repo')).toMatchObject({ source: 'repository', status: 'untrusted', approved: false, tools: 0 });
   }, 60_000);
 
   it('keeps an unapproved .mcp.json server stopped in a trusted workspace until a person approves it', () => {

@@ -50,6 +50,10 @@ export const mcpPlugin = definePlugin({
         repository: () => (trusted ? repository : repositoryServers(ctx.workspace)),
         approvals,
         running: servers,
+        approvedNow: (spec) => {
+          const taken = person.servers.some((p) => p.name === spec.name) || servers.connection(spec.name)?.spec === spec;
+          if (trusted && !taken) servers.add(spec).start();
+        },
       }),
     );
   },

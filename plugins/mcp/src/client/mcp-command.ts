@@ -20,6 +20,8 @@ export interface McpCommandDeps {
   readonly broken: readonly BrokenServer[];
   readonly approvals: Approvals;
   readonly running: ServerSet;
+  /** Starts a server just approved, in a trusted workspace, without waiting for the next start. */
+  readonly approvedNow: (spec: ServerSpec) => void;
 }
 
 /** One row of `nodwyn mcp list`. */
@@ -30,6 +32,8 @@ export interface ServerRow {
   readonly target: string;
   /** `not_required` (the person's config), `approved`, or `required` (a `.mcp.json` server nobody approved). */
   readonly approval: 'not_required' | 'approved' | 'required';
+  /** Whether it may start as far as approval goes: the person's own, or approved. */
+  readonly approved: boolean;
   /** `ready`, `starting`, `restarting`, `unapproved`, `untrusted` (the workspace is not trusted) or `invalid`. */
   readonly status: string;
   readonly tools: number;
@@ -46,18 +50,19 @@ function usage(why: string): Error {
 function rowOf(spec: ServerSpec, deps: McpCommandDeps): ServerRow {
   const base = { name: spec.name, source: spec.source, transport: spec.transport.kind, target: describeTransport(spec) };
   const approval = spec.source === 'config' ? 'not_required' : deps.approvals.approved(spec) ? 'approved' : 'required';
+  const approved = approval !== 'required';
   const connection = deps.running.connection(spec.name);
   if (!connection || connection.spec !== spec) {
     const status = spec.source === 'repository' && deps.trust !== 'trusted' ? 'untrusted' : 'unapproved';
-    return { ...base, approval, status, tools: 0, tool_names: [] };
+    return { ...base, approval, approved, status, tools: 0, tool_names: [] };
   }
   const names = connection.status === 'ready' ? [...deps.running.toolNames(spec.name).values()].sort() : [];
-  return { ...base, approval, status: connection.status, tools: names.length, tool_names: names, ...(connection.lastError && connection.status !== 'ready' ? { error: connection.lastError } : {}), ...(connection.stderrTail ? { stderr: connection.stderrTail.trim().split('\n').slice(-3).join('\n') } : {}) };
+  return { ...base, approval, approved, status: connection.status, tools: names.length, tool_names: names, ...(connection.lastError && connection.status !== 'ready' ? { error: connection.lastError } : {}), ...(connection.stderrTail ? { stderr: connection.stderrTail.trim().split('\n').slice(-3).join('\n') } : {}) };
 }
 
 function brokenRow(broken: BrokenServer): ServerRow {
   const error = isEnvelopeError(broken.error) ? `${broken.error.envelope.failed_parameter ?? ''}: ${broken.error.envelope.expected ?? broken.error.message}` : String(broken.error);
-  return { name: broken.name, source: broken.source, transport: 'unknown', target: '', approval: broken.source === 'config' ? 'not_required' : 'required', status: 'invalid', tools: 0, tool_names: [], error };
+  return { name: broken.name, source: broken.source, transport: 'unknown', target: '', approval: broken.source === 'config' ? 'not_required' : 'required', approved: broken.source === 'config', status: 'invalid', tools: 0, tool_names: [], error };
 }
 
 async function list(deps: McpCommandDeps, options: Readonly<Record<string, unknown>>, io: CommandIO): Promise<number> {
@@ -70,7 +75,7 @@ async function list(deps: McpCommandDeps, options: Readonly<Record<string, unkno
     ...repository.broken.map(brokenRow),
   ];
   if (options.json === true) {
-    io.write(`${JSON.stringify({ trust: deps.trust, servers: rows })}\n`);
+    io.write(`${JSON.stringify(rows)}\n`);
     return 0;
   }
   if (rows.length === 0) io.write('No MCP servers. Add one under [plugins."@nodwyn/plugin-mcp".servers.NAME] in config.toml (docs/mcp.md).\n');
@@ -121,8 +126,9 @@ async function approve(deps: McpCommandDeps, name: string, options: Readonly<Rec
     }
   }
   deps.approvals.approve(spec);
+  deps.approvedNow(spec);
   if (options.json === true) io.write(`${JSON.stringify({ approved: name, digest: specDigest(spec), trusted: deps.trust === 'trusted' })}\n`);
-  else io.write(`Approved ${name}: it may ${what}. It starts from the next start${deps.trust === 'trusted' ? '' : ', once the workspace is trusted (nodwyn trust)'}; a changed definition asks again.\n`);
+  else io.write(`Approved ${name}: it may ${what}. It starts now and from each start${deps.trust === 'trusted' ? '' : ' once the workspace is trusted (nodwyn trust)'}; a changed definition asks again.\n`);
   return 0;
 }
 

@@ -28,7 +28,7 @@ const start = async (trust: WorkspaceTrust) => {
   t = await startTestKernel({ plugins: [mcpPlugin], workspace, dataDir: home, dbPath: db, key, trust });
   return t;
 };
-const listed = async (k: TestKernel) => JSON.parse((await runMcpCommand(k, ['list'], { json: true })).out) as { trust: string; servers: { name: string; source: string; approval: string; status: string; tools: number }[] };
+const listed = async (k: TestKernel) => ({ servers: JSON.parse((await runMcpCommand(k, ['list'], { json: true })).out) as { name: string; source: string; approval: string; approved: boolean; status: string; tools: number }[] });
 const toolNames = (k: TestKernel) => k.kernel.primitives.list().map((p) => p.name).filter((name) => name.startsWith('mcp_'));
 
 afterEach(async () => {
@@ -44,13 +44,13 @@ describe("a repository's .mcp.json", () => {
     await new Promise((resolve) => setTimeout(resolve, 800));
     expect(marks(marker)).toEqual([]);
     expect(toolNames(k)).toEqual([]);
-    expect((await listed(k)).servers).toEqual([expect.objectContaining({ name: 'repo', source: 'repository', status: 'untrusted', approval: 'approved' })]);
+    expect((await listed(k)).servers).toEqual([expect.objectContaining({ name: 'repo', source: 'repository', status: 'untrusted', approval: 'approved', approved: true })]);
   });
 
-  it('does not spawn a server nobody approved in a trusted workspace, and refuses approval without a person or --yes', async () => {
+  it('does not spawn a server nobody approved in a trusted workspace, refuses approval without a person or --yes, and starts it once approved', async () => {
     writeMcpJson({ VERSION: '2' });
     const k = await start('trusted');
-    expect((await listed(k)).servers).toEqual([expect.objectContaining({ name: 'repo', status: 'unapproved', approval: 'required', tools: 0 })]);
+    expect((await listed(k)).servers).toEqual([expect.objectContaining({ name: 'repo', status: 'unapproved', approval: 'required', approved: false, tools: 0 })]);
     await new Promise((resolve) => setTimeout(resolve, 800));
     expect(marks(marker)).toEqual([]);
     const refused = await runMcpCommand(k, ['approve', 'repo'], { json: true });
@@ -59,6 +59,8 @@ describe("a repository's .mcp.json", () => {
     const unknown = await runMcpCommand(k, ['approve', 'nope'], { json: true, yes: true });
     expect(JSON.parse(unknown.err)).toMatchObject({ category: 'NOT_FOUND', code: 'MCP_SERVER_UNKNOWN' });
     expect((await runMcpCommand(k, ['approve', 'repo'], { yes: true, json: true })).code).toBe(0);
+    // Approved, it starts at once: no restart needed.
+    await until(() => toolNames(k).includes('mcp_repo_read_note'), 15_000, 'the server just approved');
   });
 
   it('starts an approved server in a trusted workspace, and asks again when its definition changes', async () => {

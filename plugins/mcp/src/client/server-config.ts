@@ -24,7 +24,7 @@ const Entry = z
     cwd: z.string().min(1).optional(),
     url: z.string().url().optional(),
     headers: Strings.default({}),
-    timeout_ms: z.number().int().min(100).max(3_600_000).optional(),
+    timeout_ms: z.number().int().min(1).max(3_600_000).optional(),
   })
   .passthrough()
   .refine((e) => (e.command === undefined) !== (e.url === undefined), { message: 'either command (stdio) or url (streamable HTTP), not both' })

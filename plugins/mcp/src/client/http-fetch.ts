@@ -32,7 +32,8 @@ export function lastHop(server: string, sender: () => EgressSender | undefined):
         remediation: `The MCP server ${server} has a {{secret:NAME}} header but no egress plugin is loaded to substitute it. Enable the egress plugin.`,
       });
     }
-    const request = { method: init.method ?? 'GET', url: String(url), headers, ...(bodyOf(init.body) !== undefined ? { body: bodyOf(init.body)! } : {}) };
+    const body = bodyOf(init.body);
+    const request = { method: init.method ?? 'GET', url: String(url), headers, ...(body !== undefined ? { body } : {}) };
     return egress.send(calling.getStore() ?? 'mcp', request, init.signal ?? undefined);
   };
 }

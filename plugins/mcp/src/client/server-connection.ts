@@ -1,10 +1,10 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { backoffDelay } from '@nodwyn/plugin-api/transport';
 import { isEnvelopeError, type EgressSender, type ToolProgress } from '@nodwyn/plugin-api';
 import { mcpClientErrors } from './codes.js';
 import { carriesSecrets } from './connect-check.js';
 import { lastHop } from './http-fetch.js';
+import { restartDelay } from './restart-delay.js';
 import type { ServerSpec } from './server-spec.js';
 import type { McpCallResult } from './tool-result.js';
 import type { ToolAnnotations } from './tool-tier.js';
@@ -21,21 +21,12 @@ export interface McpTool {
   readonly annotations?: ToolAnnotations;
 }
 
-/** How a connection restarts a server that failed: exponential backoff with jitter, capped. */
-export interface RestartPolicy {
-  readonly baseMs: number;
-  readonly maxMs: number;
-}
-
-/** Half a second, doubling up to 30 seconds. */
-export const DEFAULT_RESTART: RestartPolicy = { baseMs: 500, maxMs: 30_000 };
 
 /** What a connection needs besides its server. */
 export interface ConnectionDeps {
   readonly sender: () => EgressSender | undefined;
   /** Called when the server's status or tool list changed. */
   readonly changed: () => void;
-  readonly restart?: RestartPolicy;
   /** The tools the server listed last time (an earlier process), known by name while it starts. */
   readonly cached?: readonly McpTool[];
   /** Keeps a new listing for the next start. */
@@ -264,12 +255,8 @@ export class ServerConnection {
     if (this.status === 'stopped') return;
     this.status = 'restarting';
     this.attempt += 1;
-    const policy = this.deps.restart ?? DEFAULT_RESTART;
-    // Full jitter, but never less than half the ceiling: a crashing server is not restarted in a tight loop.
-    const ceiling = Math.min(policy.maxMs, policy.baseMs * 2 ** (this.attempt - 1));
-    const delay = Math.ceil(ceiling / 2) + Math.floor(backoffDelay(this.attempt, { maxAttempts: Infinity, ...policy }) / 2);
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.connect(), delay);
+    this.timer = setTimeout(() => void this.connect(), restartDelay(this.attempt));
     this.timer.unref();
   }
 

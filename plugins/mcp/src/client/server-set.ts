@@ -1,5 +1,5 @@
 import type { EgressSender, PluginStore, PrimitiveDefinition, PrimitiveSource } from '@nodwyn/plugin-api';
-import { ServerConnection, type McpTool, type RestartPolicy } from './server-connection.js';
+import { ServerConnection, type McpTool } from './server-connection.js';
 import { specDigest, type ServerSpec } from './server-spec.js';
 import { serverTool, type FailureLayers } from './server-tool.js';
 import { modelToolName } from './tool-name.js';
@@ -9,7 +9,6 @@ export interface ServerSetDeps extends FailureLayers {
   readonly sender: () => EgressSender | undefined;
   /** Where each server's last tool listing is kept, so its tools are known by name while it starts. */
   readonly store?: PluginStore;
-  readonly restart?: RestartPolicy;
   /** The egress check an HTTP server with credentials passes before each connect. */
   readonly admit?: (spec: ServerSpec) => Promise<void>;
 }
@@ -40,7 +39,6 @@ export class ServerSet implements PrimitiveSource {
     const connection = new ServerConnection(spec, {
       sender: this.deps.sender,
       changed: () => this.rename(),
-      ...(this.deps.restart ? { restart: this.deps.restart } : {}),
       ...(this.deps.admit ? { admit: this.deps.admit } : {}),
       ...(Array.isArray(cached) ? { cached: cached as McpTool[] } : {}),
       ...(store ? { listed: (tools: readonly McpTool[]) => store.put(key, tools) } : {}),

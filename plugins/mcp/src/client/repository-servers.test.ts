@@ -63,12 +63,17 @@ describe("a repository's .mcp.json", () => {
     await until(() => toolNames(k).includes('mcp_repo_read_note'), 15_000, 'the server just approved');
   });
 
-  it('starts an approved server in a trusted workspace, and asks again when its definition changes', async () => {
+  it('starts an approved server in a trusted workspace, offers its tools from the last listing at the next start, and asks again when its definition changes', async () => {
     const k = await start('trusted');
     await until(() => toolNames(k).includes('mcp_repo_read_note'), 15_000, 'the approved server');
     expect(await k.apply('mcp_repo_read_note', { id: 'r' })).toMatchObject({ ok: true, content: 'note r' });
     expect((await listed(k)).servers).toEqual([expect.objectContaining({ name: 'repo', status: 'ready', approval: 'approved' })]);
     await k.stop();
+    // The next start offers the tools it listed at once, before the server answered again; a call waits for it.
+    const warm = await start('trusted');
+    expect(toolNames(warm)).toContain('mcp_repo_read_note');
+    expect(await warm.apply('mcp_repo_read_note', { id: 'w' })).toMatchObject({ ok: true, content: 'note w' });
+    await warm.stop();
     t = undefined;
     writeMcpJson({ VERSION: '3' });
     const before = marks(marker).length;

@@ -20,9 +20,9 @@ interface Named {
 }
 
 /**
- * The running MCP servers as one primitive source: each ready server's tools under `mcp_<server>_<tool>`.
- * A server that is down lists no tools; a call by name to a tool it had (or listed in an earlier process)
- * waits, bounded, for it to start or restart.
+ * The running MCP servers as one primitive source: each ready server's tools under `mcp_<server>_<tool>`,
+ * and those a server listed in an earlier process while it first starts. A server that is down lists no
+ * tools; a call by name to a tool it had waits, bounded, for it to start or restart.
  */
 export class ServerSet implements PrimitiveSource {
   readonly name = 'mcp';
@@ -77,7 +77,8 @@ export class ServerSet implements PrimitiveSource {
   }
 
   list(): readonly PrimitiveDefinition<unknown>[] {
-    return [...this.named.values()].filter((entry) => entry.connection.status === 'ready').map((entry) => entry.definition);
+    // A server on its first start offers the tools it listed last time (a call waits for it); one that is down, none.
+    return [...this.named.values()].filter((entry) => entry.connection.status === 'ready' || entry.connection.status === 'starting').map((entry) => entry.definition);
   }
 
   async stop(): Promise<void> {

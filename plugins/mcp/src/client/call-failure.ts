@@ -22,6 +22,21 @@ function codeOf(error: unknown): number | undefined {
   return typeof code === 'number' ? code : undefined;
 }
 
+/**
+ * The request never got a JSON-RPC answer because the transport failed: a network error, an HTTP status
+ * (the SDK's `StreamableHTTPError` carries it as a positive code; JSON-RPC codes are negative), a pipe to
+ * a process that is gone. Not an envelope of ours, which is the kernel's abort reason or a refusal, nor
+ * anything else the SDK throws (a result that fails its schema).
+ */
+export function isTransportFailure(error: unknown): boolean {
+  if (isEnvelopeError(error)) return false;
+  const code = codeOf(error);
+  if (code !== undefined) return code > 0;
+  const system = (error as { code?: unknown } | null)?.code;
+  // fetch's network errors are TypeErrors; a broken pipe has a system code; the SDK without a transport says so.
+  return error instanceof TypeError || typeof system === 'string' || /not connected/i.test(error instanceof Error ? error.message : '');
+}
+
 /** The connection broke with the call pending: a read can be repeated; anything else may have happened. */
 export function connectionLost(call: FailedCall): EnvelopeError {
   if (call.tier === 'read') {
@@ -46,7 +61,7 @@ export function connectionLost(call: FailedCall): EnvelopeError {
 export function callFailure(error: unknown, call: FailedCall): EnvelopeError {
   if (isEnvelopeError(error)) return error;
   const code = codeOf(error);
-  if (code === CONNECTION_CLOSED) return connectionLost(call);
+  if (code === CONNECTION_CLOSED || isTransportFailure(error)) return connectionLost(call);
   if (code === REQUEST_TIMEOUT) {
     return mcpClientErrors.error('MCP_CALL_TIMEOUT', {
       operation: call.operation,
@@ -70,6 +85,6 @@ export function callFailure(error: unknown, call: FailedCall): EnvelopeError {
   return mcpClientErrors.error('MCP_PROTOCOL_ERROR', {
     operation: call.operation,
     retryable: 'never',
-    remediation: `The MCP server ${call.server} answered the call to ${call.tool} with an error${code === undefined ? '' : ` (JSON-RPC ${code})`} or a result that is not a tool result.`,
+    remediation: `The MCP server ${call.server} answered the call to ${call.tool} with an error${code === undefined ? ' or a result that is not a valid tool result' : ` (JSON-RPC ${code})`}.`,
   }, error);
 }

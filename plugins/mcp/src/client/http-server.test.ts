@@ -124,6 +124,15 @@ describe('a streamable HTTP MCP server with a keychain handle in its headers', (
     }
   });
 
+  it('makes a call to a server that went away an envelope, and connects anew once it is back', async () => {
+    const port = (http.address() as AddressInfo).port;
+    http.closeAllConnections();
+    await new Promise((resolve) => http.close(resolve));
+    expect(await t.apply('mcp_web_lookup', { q: 'gone' })).toMatchObject({ ok: false, envelope: { category: 'UPSTREAM_UNAVAILABLE', code: 'MCP_CONNECTION_LOST' } });
+    await new Promise<void>((resolve) => http.listen(port, '127.0.0.1', resolve));
+    expect(await t.apply('mcp_web_lookup', { q: 'back' })).toMatchObject({ ok: true, content: 'found back' });
+  });
+
   it('sends nothing when the egress stage refuses the call', async () => {
     refuse = true;
     const before = seen.length;

@@ -1,6 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { isEnvelopeError, type EgressSender, type ToolProgress } from '@nodwyn/plugin-api';
+import { isTransportFailure } from './call-failure.js';
 import { mcpClientErrors } from './codes.js';
 import { carriesSecrets } from './connect-check.js';
 import { lastHop } from './http-fetch.js';
@@ -79,7 +80,8 @@ export class ServerConnection {
   private timer: NodeJS.Timeout | undefined;
   private readonly waiters = new Set<() => void>();
   private stderr = '';
-  private hung = false;
+  /** Why nodwyn closed the connection itself, for `lastError`. */
+  private reason: string | undefined;
 
   constructor(
     readonly spec: ServerSpec,
@@ -141,8 +143,10 @@ export class ServerConnection {
         ...(progress ? { onprogress: (p: { progress: number; total?: number; message?: string }) => progress({ progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message !== undefined ? { message: p.message } : {}) }) } : {}),
       })
       .catch((error: unknown) => {
+        // A transport that failed (an HTTP server restarted, a pipe broke) is connected anew, with backoff.
+        if (!call.signal.aborted && isTransportFailure(error)) void this.drop(client, message(error));
         // A call that ran out of time may mean the server hangs as a whole: ask it, and restart it if it does not answer.
-        if ((error as { code?: unknown } | null)?.code === -32001 || call.signal.aborted) void this.probe(client);
+        else if ((error as { code?: unknown } | null)?.code === -32001 || call.signal.aborted) void this.probe(client);
         throw error;
       });
     return result as McpCallResult;
@@ -160,13 +164,19 @@ export class ServerConnection {
     await this.transport?.close().catch(() => undefined);
   }
 
+  private async drop(client: Client, why: string): Promise<void> {
+    if (client !== this.client) return;
+    this.reason = why;
+    await client.close().catch(() => undefined);
+  }
+
   private async probe(client: Client): Promise<void> {
     if (client !== this.client) return;
     try {
       await client.ping({ timeout: PING_MS });
     } catch {
       if (client !== this.client) return;
-      this.hung = true;
+      this.reason = `it did not answer a ping within ${PING_MS} ms and was restarted`;
       await client.close().catch(() => undefined);
     }
   }
@@ -245,8 +255,8 @@ export class ServerConnection {
     if (client !== this.client || this.status === 'stopped') return;
     this.client = undefined;
     if (Date.now() - this.connectedAt >= HEALTHY_MS) this.attempt = 0;
-    this.lastError = this.hung ? `it did not answer a ping within ${PING_MS} ms and was restarted` : 'it exited or closed the connection';
-    this.hung = false;
+    this.lastError = this.reason ?? 'it exited or closed the connection';
+    this.reason = undefined;
     this.restartLater();
     this.deps.changed();
   }

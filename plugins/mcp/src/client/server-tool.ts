@@ -63,7 +63,6 @@ export function serverTool(name: string, connection: ServerConnection, tool: Mcp
         } catch (error) {
           throw callFailure(error, failed);
         }
-        if (typeof result !== 'object' || result === null) throw callFailure(new Error('not a tool result'), failed);
         if (result.isError === true) {
           throw mcpClientErrors.error('MCP_TOOL_FAILED', {
             operation: name,

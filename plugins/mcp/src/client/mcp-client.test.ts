@@ -55,6 +55,8 @@ describe('a stdio MCP server as guarded tools', () => {
     const denied = await t.apply('mcp_fx_delete_note', { id: 'a1' }, { confirm: { confirm: async (r) => (asked.push(r), false) } });
     expect(denied.ok).toBe(false);
     expect(asked).toHaveLength(1);
+    expect(asked[0]).toMatchObject({ name: 'mcp_fx_delete_note', tier: 'destructive', args: { id: 'a1' } });
+    expect(asked[0]?.effects?.[0]).toMatch(/^calls delete_note of MCP server fx \(your config: .*stdio-server\.mjs\)$/);
     expect(await t.apply('mcp_fx_delete_note', { id: 'a1' }, { confirm: true })).toMatchObject({ ok: true, content: 'deleted a1' });
   });
 

@@ -22,7 +22,6 @@ export interface McpTool {
   readonly annotations?: ToolAnnotations;
 }
 
-
 /** What a connection needs besides its server. */
 export interface ConnectionDeps {
   readonly sender: () => EgressSender | undefined;
@@ -220,7 +219,8 @@ export class ServerConnection {
       }
       this.client = current;
       await this.list(current);
-      if (generation !== this.generation) return;
+      // The server went away while listing: closed() has scheduled the restart.
+      if (generation !== this.generation || this.client !== current) return;
       this.status = 'ready';
       this.lastError = undefined;
       this.connectedAt = Date.now();

@@ -12,6 +12,11 @@ export const REPO_CONFIG_FILE = 'config.toml';
  * asks for trust again. A symlink among them is left out (the brief never follows one).
  */
 export const REPO_CONTEXT_FILES: readonly string[] = ['AGENTS.md', 'CLAUDE.md'];
+/**
+ * Repository configuration other agents' formats keep at the root: `.mcp.json` names MCP servers to run.
+ * Trusted with the rest (snapshotted as `../.mcp.json`), so an edit to it asks for trust again.
+ */
+export const REPO_ROOT_CONFIG_FILES: readonly string[] = ['.mcp.json'];
 /** How a root context file is named in the snapshot: relative to `.nodwyn/`, so no name can clash. */
 const ROOT_PREFIX = '../';
 
@@ -21,8 +26,8 @@ const MAX_ENTRIES = 256;
 const MAX_BYTES = 1024 * 1024;
 
 /**
- * A snapshot of `<workspace>/.nodwyn/` and the root context files: the bytes that were hashed are the
- * bytes that get loaded.
+ * A snapshot of `<workspace>/.nodwyn/`, the root context files and `.mcp.json`: the bytes that were hashed
+ * are the bytes that get loaded.
  */
 export interface RepoFolder {
   readonly workspace: string;
@@ -49,7 +54,7 @@ export function readRepoFolder(workspace: string, ownFolders: readonly string[])
     if (top.isDirectory()) walk.walk(dir, '');
     else entries.push(unreviewable('.', top.isFile() ? 'a file, not a folder' : describe(dir, top)));
   }
-  for (const name of REPO_CONTEXT_FILES) walk.rootFile(join(workspace, name), `${ROOT_PREFIX}${name}`);
+  for (const name of [...REPO_CONTEXT_FILES, ...REPO_ROOT_CONFIG_FILES]) walk.rootFile(join(workspace, name), `${ROOT_PREFIX}${name}`);
   return { workspace, dir, own, entries, hash: folderHash(entries) };
 }
 

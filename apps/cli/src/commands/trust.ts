@@ -129,6 +129,6 @@ function nothingToTrust(folder: RepoFolder): EnvelopeError {
     received_value: folder.dir,
     remediation: folder.own
       ? `${folder.dir} is your own nodwyn folder (NODWYN_HOME or the config folder), which applies everywhere without trust.`
-      : `There is nothing to trust in ${folder.workspace}: no .nodwyn/ folder, AGENTS.md or CLAUDE.md. Run nodwyn trust in the repository's root folder.`,
+      : `There is nothing to trust in ${folder.workspace}: no .nodwyn/ folder, AGENTS.md, CLAUDE.md or .mcp.json. Run nodwyn trust in the repository's root folder.`,
   });
 }

@@ -4,7 +4,11 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { toolProgressOf } from '@nodwyn/protocol/tool-progress';
+import { fileURLToPath } from 'node:url';
 import { BIN, CliSandbox } from './cli.js';
+
+const MCP_FIXTURE = fileURLToPath(new URL('../../../plugins/mcp/src/client/fixtures/stdio-server.mjs', import.meta.url));
 
 type Answer = 'allow_once' | 'reject_once' | 'wait';
 
@@ -166,6 +170,21 @@ describe('nodwyn acp, driven by the official ACP client as an editor would', () 
     expect(diff).toMatchObject({ type: 'diff', path, oldText: '43', newText: '44' });
     await editor.stop();
   });
+
+  it('offers a newly configured MCP server\'s tools from the first turn, and shows their progress to the editor', async () => {
+    const script = sandbox.script([{ toolCalls: [{ name: 'mcp_fx_progress', args: { pause_ms: 300 } }] }, { text: 'done' }]);
+    const server = `command = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(MCP_FIXTURE)}]\n`;
+    writeFileSync(join(sandbox.home, 'config.toml'), `[provider]\ndefault = "scripted"\n[provider.scripted]\nscript = "${script}"\n[plugins."@nodwyn/plugin-mcp".servers.fx]\n${server}`);
+    const editor = start();
+    await editor.initialize();
+    const { sessionId } = await editor.connection.agent.request('session/new', { cwd: sandbox.workspace, mcpServers: [] });
+    const answer = await editor.connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'make progress' }] });
+    expect(answer.stopReason).toBe('end_turn');
+    const progress = editor.of('tool_call_update').map((u) => toolProgressOf(u._meta)).filter((p) => p !== undefined);
+    expect(progress).toEqual([1, 2, 3].map((step) => ({ progress: step, total: 3, message: `step ${step}` })));
+    expect(editor.of('tool_call_update').at(-1)).toMatchObject({ status: 'completed' });
+    expect(await editor.stop()).toBe(0);
+  }, 60_000);
 
   it('answers bad input with JSON-RPC errors and keeps serving', async () => {
     const editor = start();

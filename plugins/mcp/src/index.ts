@@ -9,6 +9,9 @@ import { ServerSet } from './client/server-set.js';
 /** The package name, which is also the plugin's name in its manifest. */
 export const PLUGIN = PLUGIN_NAME;
 
+/** How long a start waits for a server never listed before, so the first turn already offers its tools. */
+const FIRST_LISTING_WAIT_MS = 5_000;
+
 // One set of servers per plugin context: a daemon loads the plugin once per workspace.
 const running = new WeakMap<PluginContext, ServerSet>();
 
@@ -58,8 +61,10 @@ export const mcpPlugin = definePlugin({
     );
   },
   // Started once every plugin registered: the connect check needs the egress stage and `mcp.connect` in place.
-  start(ctx) {
-    running.get(ctx)?.start();
+  async start(ctx) {
+    const servers = running.get(ctx);
+    servers?.start();
+    await servers?.firstListed(FIRST_LISTING_WAIT_MS);
   },
   async stop(ctx) {
     await running.get(ctx)?.stop();

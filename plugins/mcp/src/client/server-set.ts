@@ -70,6 +70,15 @@ export class ServerSet implements PrimitiveSource {
     await Promise.all([...this.connections.values()].map((c) => c.ready(ms)));
   }
 
+  /**
+   * Resolves once every server with no tools known yet (its first start: nothing listed in an earlier
+   * process) is ready, or `ms` passed: the first turn then offers its tools. Servers with a listing are
+   * not waited for; their tools are offered while they start.
+   */
+  async firstListed(ms: number): Promise<void> {
+    await Promise.all([...this.connections.values()].filter((c) => c.tools.length === 0).map((c) => c.ready(ms)));
+  }
+
   get(name: string): PrimitiveDefinition<unknown> | undefined {
     const entry = this.named.get(name);
     if (!entry) return undefined;

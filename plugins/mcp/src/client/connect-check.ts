@@ -11,17 +11,24 @@ export function carriesSecrets(spec: ServerSpec): boolean {
   return spec.transport.kind === 'http' && Object.values(spec.transport.headers).some((value) => HANDLE.test(value));
 }
 
-/** The request an HTTP server's messages go out as: its URL, with its headers (handles, never values). */
-export function serverTargets(spec: ServerSpec): EgressTarget[] {
+/**
+ * Every request the streamable HTTP transport may send a server: messages (POST), the server's own event
+ * stream (GET) and the session's end (DELETE), all to its URL with its headers (handles, never values).
+ */
+export const TRANSPORT_METHODS: readonly string[] = ['POST', 'GET', 'DELETE'];
+
+/** The requests of an HTTP server with `methods` (a tool call: its POST). */
+export function serverTargets(spec: ServerSpec, methods: readonly string[] = ['POST']): EgressTarget[] {
   const t = spec.transport;
   if (t.kind !== 'http') return [];
-  return [{ method: 'POST', url: t.url, positions: Object.entries(t.headers).map(([name, value]) => ({ kind: 'header' as const, name, value })) }];
+  const positions = Object.entries(t.headers).map(([name, value]) => ({ kind: 'header' as const, name, value }));
+  return methods.map((method) => ({ method, url: t.url, positions }));
 }
 
 /**
- * `mcp.connect`, a host primitive that does nothing itself: calling it puts a server's request before the
- * guard's egress stage, so the handshake and listing an HTTP server needs before any tool call (and that
- * carry its credentials) go out only to a destination the secret's binding names, as a tool call's do.
+ * `mcp.connect`, a host primitive that does nothing itself: calling it puts a server's requests before the
+ * guard's egress stage, so the handshake, the listing, the event stream and the session's end, which carry
+ * its credentials outside any tool call, go out only where the secret's binding names, method included.
  */
 export function connectCheckPrimitive(spec: (name: string) => ServerSpec | undefined): PrimitiveDefinition<{ server: string }> {
   return {
@@ -34,7 +41,7 @@ export function connectCheckPrimitive(spec: (name: string) => ServerSpec | undef
     egressTargets: ({ server }) => {
       const found = spec(server);
       if (!found) throw new Error(`mcp.connect: no server ${server}`);
-      return serverTargets(found);
+      return serverTargets(found, TRANSPORT_METHODS);
     },
     handler: ({ server }) => ({ content: `checked ${server}` }),
   };

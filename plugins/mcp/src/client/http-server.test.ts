@@ -90,8 +90,10 @@ describe('a streamable HTTP MCP server with a keychain handle in its headers', (
     const browse = t.kernel.primitives.list().find((p) => p.name === 'mcp_web_browse');
     expect(lookup).toMatchObject({ tier: 'read', egress: true });
     expect(browse).toMatchObject({ tier: 'read', egress: true, kind: 'fetch' });
-    // The first request the guard saw was the connect check, before the handshake went out.
-    expect(targets[0]).toEqual([{ method: 'POST', url, positions: [{ kind: 'header', name: 'Authorization', value: 'Bearer {{secret:mcp_token}}' }] }]);
+    // The first request the guard saw was the connect check, before the handshake went out: every method
+    // the transport may send with the credential (messages, the event stream, the session's end).
+    const positions = [{ kind: 'header', name: 'Authorization', value: 'Bearer {{secret:mcp_token}}' }];
+    expect(targets[0]).toEqual(['POST', 'GET', 'DELETE'].map((method) => ({ method, url, positions })));
   });
 
   it('sends the call through the egress sender, which alone substitutes the handle', async () => {

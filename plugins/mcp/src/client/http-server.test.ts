@@ -6,7 +6,7 @@ import { EgressSenderToken, SECRET_HANDLE, z, type EgressTarget, type GuardCall 
 import { startTestKernel, testPlugin, type TestKernel } from '@nodwyn/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mcpPlugin } from '../index.js';
-import { until } from './test-support.js';
+import { until } from '../../test/client-support.js';
 
 const TOKEN = 'tok-Zx81-not-a-real-token';
 const seen: { method: string; authorization: string | undefined; body: string }[] = [];

@@ -5,7 +5,7 @@ import type { ConfirmationRequest } from '@nodwyn/plugin-api';
 import { startTestKernel, type TestKernel } from '@nodwyn/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mcpPlugin } from '../index.js';
-import { layersPlugin, marks, RememberingTracker, STDIO_FIXTURE, until } from './test-support.js';
+import { layersPlugin, marks, RememberingTracker, STDIO_FIXTURE, until } from '../../test/client-support.js';
 
 let t: TestKernel;
 const tracker = new RememberingTracker();

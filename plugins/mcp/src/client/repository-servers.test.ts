@@ -6,7 +6,7 @@ import type { WorkspaceTrust } from '@nodwyn/plugin-api';
 import { startTestKernel, type TestKernel } from '@nodwyn/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { mcpPlugin } from '../index.js';
-import { marks, runMcpCommand, STDIO_FIXTURE, until } from './test-support.js';
+import { marks, runMcpCommand, STDIO_FIXTURE, until } from '../../test/client-support.js';
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'nodwyn-mcp-repo-')));
 const workspace = join(root, 'workspace');

@@ -4,7 +4,7 @@ import { RedactorToken, TaintToken, type CommandIO, type TaintTracker } from '@n
 import { testPlugin, type TestKernel } from '@nodwyn/testing';
 
 /** The stdio MCP server the tests spawn with `node`. */
-export const STDIO_FIXTURE = fileURLToPath(new URL('./fixtures/stdio-server.mjs', import.meta.url));
+export const STDIO_FIXTURE = fileURLToPath(new URL('../src/client/fixtures/stdio-server.mjs', import.meta.url));
 
 /** Waits until `check` holds, polling; fails after `ms`. */
 export async function until(check: () => boolean, ms = 10_000, what = 'the condition'): Promise<void> {

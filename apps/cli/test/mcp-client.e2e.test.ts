@@ -63,6 +63,25 @@ describe('nodwyn mcp list and approve', () => {
     expect(out.stdout).toContain('note n1');
   }, 60_000);
 
+  it('redacts a secret in an MCP result, and withholds a result holding a keychain secret', async () => {
+    const pat = 'ghp_R8x2LmQ0vTzY4kPw9sJd1NfHc7BaE3uGi6Ko';
+    const echoed = box.run(['run', 'echo', '--provider', 'scripted', '--script', box.script([{ toolCalls: [{ name: 'mcp_notes_echo', args: { text: `token ${pat}` } }] }, { text: 'done' }]), '--json']);
+    expect(echoed.code, echoed.stderr).toBe(0);
+    expect(echoed.stdout).toContain('[REDACTED');
+    expect(echoed.stdout + echoed.stderr).not.toContain(pat);
+
+    // The server holds a value the keychain also holds (its env, set by the person): the result is withheld.
+    const value = 'sk-live-mcp-9f3b27c4e1a84d6b';
+    expect(box.run(['secret', 'add', 'leaky', '--class', 'leaky-token'], value).code).toBe(0);
+    const server = `command = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(FIXTURE)}]\nenv = { LEAK = ${JSON.stringify(value)} }\n`;
+    box.write(join(box.home, 'config.toml'), `[plugins."@nodwyn/plugin-mcp".servers.notes]\n${server}timeout_ms = 5000\n`);
+    for (const encoding of ['plain', 'base64', 'hex']) {
+      const leaked = box.run(['run', 'read env', '--provider', 'scripted', '--script', box.script([{ toolCalls: [{ name: 'mcp_notes_env_value', args: { name: 'LEAK', encoding } }] }, { text: 'done' }]), '--json']);
+      for (const form of [value, Buffer.from(value).toString('base64'), Buffer.from(value).toString('hex')]) expect(leaked.stdout + leaked.stderr).not.toContain(form);
+      expect(leaked.stdout, encoding).toContain('SECURITY_OUTPUT_WITHHELD');
+    }
+  }, 90_000);
+
   it('keeps nodwyn mcp serve beside list and approve', () => {
     const help = box.run(['mcp', '--help']);
     expect(help.stdout).toMatch(/serve/);

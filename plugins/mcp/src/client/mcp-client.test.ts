@@ -101,6 +101,25 @@ describe('a stdio MCP server as guarded tools', () => {
     expect(await t.apply('mcp_fx_echo', { text: 'harmless' }, { session })).toMatchObject({ ok: true, content: 'harmless' });
   });
 
+  it('offers a server\'s resources as two read tools whose answers pass the text layers', async () => {
+    expect(tool('mcp_fx_list_resources')).toMatchObject({ tier: 'read', kind: 'read', egress: false });
+    expect(tool('mcp_fx_read_resource')?.inputSchema).toMatchObject({ required: ['uri'] });
+    const listed = await t.apply('mcp_fx_list_resources', {});
+    expect(listed).toMatchObject({ ok: true });
+    expect(listed.ok && listed.content.split('\n')).toEqual(['note://guide — guide · text/plain · How the notes are kept.', 'note://keys — keys · text/plain', 'note://logo — logo · image/png']);
+    expect(await t.apply('mcp_fx_read_resource', { uri: 'note://guide' })).toMatchObject({ ok: true, content: '[resource note://guide]\nNotes are kept one per file.' });
+    expect(await t.apply('mcp_fx_read_resource', { uri: 'note://logo' })).toMatchObject({ ok: true, content: '[resource note://logo image/png, 24 bytes, not shown]' });
+    const keys = await t.apply('mcp_fx_read_resource', { uri: 'note://keys' });
+    expect(keys).toMatchObject({ ok: true, content: '[resource note://keys]\ndeploy key: [REDACTED test] and nothing else' });
+    const session = t.session();
+    tracker.remember(session, 'nothing else', ['test']);
+    const withheld = await t.apply('mcp_fx_read_resource', { uri: 'note://keys' }, { session });
+    expect(withheld).toMatchObject({ ok: false, stage: 'security' });
+    expect(JSON.stringify(withheld)).not.toContain('nothing else');
+    const missing = await t.apply('mcp_fx_read_resource', { uri: 'note://nope' });
+    expect(missing).toMatchObject({ ok: false, envelope: { code: expect.stringMatching(/^MCP_/) } });
+  });
+
   it('forwards the server\'s progress notifications to the call', async () => {
     const definition = t.kernel.primitives.get('mcp_fx_progress')!;
     const seen: unknown[] = [];

@@ -22,6 +22,23 @@ export interface McpTool {
   readonly annotations?: ToolAnnotations;
 }
 
+/** A resource as the server lists it. */
+export interface McpResource {
+  readonly uri: string;
+  readonly name?: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly mimeType?: string;
+}
+
+/** One part of a read resource: text, or binary data in base64. */
+export interface McpResourceContents {
+  readonly uri?: string;
+  readonly mimeType?: string;
+  readonly text?: string;
+  readonly blob?: string;
+}
+
 /** What a connection needs besides its server. */
 export interface ConnectionDeps {
   readonly sender: () => EgressSender | undefined;
@@ -124,7 +141,47 @@ export class ServerConnection {
 
   /** Calls a tool; a server down for longer than the wait is an UPSTREAM_UNAVAILABLE envelope. */
   async call(call: ToolCall): Promise<McpCallResult> {
-    if (this.status !== 'ready') await this.ready(WAIT_MS, call.signal);
+    const progress = call.progress;
+    const result = await this.request(call.signal, (client, options) =>
+      client.callTool({ name: call.tool, arguments: call.args }, undefined, {
+        ...options,
+        ...(progress ? { onprogress: (p: { progress: number; total?: number; message?: string }) => progress({ progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message !== undefined ? { message: p.message } : {}) }) } : {}),
+      }),
+    );
+    return result as McpCallResult;
+  }
+
+  /** Lists the server's resources (`resources/list`, every page up to a bound). */
+  async listResources(signal: AbortSignal): Promise<McpResource[]> {
+    const resources: McpResource[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_PAGES; page += 1) {
+      const listed = await this.request(signal, (client, options) => client.listResources(cursor === undefined ? {} : { cursor }, options));
+      resources.push(...(listed.resources as McpResource[]));
+      cursor = listed.nextCursor;
+      if (cursor === undefined) break;
+    }
+    return resources;
+  }
+
+  /** Reads one resource (`resources/read`). */
+  async readResource(uri: string, signal: AbortSignal): Promise<readonly McpResourceContents[]> {
+    const read = await this.request(signal, (client, options) => client.readResource({ uri }, options));
+    return read.contents as McpResourceContents[];
+  }
+
+  /** Whether the server declared resources in its capabilities. */
+  get offersResources(): boolean {
+    return this.status === 'ready' && this.client?.getServerCapabilities()?.resources !== undefined;
+  }
+
+  /**
+   * One request on the ready client, within the server's timeout and the caller's signal. A transport that
+   * failed (an HTTP server restarted, a pipe broke) is connected anew, with backoff; a request that ran out
+   * of time may mean the server hangs as a whole: it is pinged, and restarted if it does not answer.
+   */
+  private async request<T>(signal: AbortSignal, send: (client: Client, options: { signal: AbortSignal; timeout: number }) => Promise<T>): Promise<T> {
+    if (this.status !== 'ready') await this.ready(WAIT_MS, signal);
     const client = this.client;
     if (this.status !== 'ready' || !client) {
       throw mcpClientErrors.error('MCP_SERVER_UNAVAILABLE', {
@@ -134,21 +191,11 @@ export class ServerConnection {
         remediation: `The MCP server ${this.spec.name} is not running${this.lastError ? ` (${this.lastError})` : ''}; nodwyn keeps restarting it. Try again shortly, or see \`nodwyn mcp list\`.`,
       });
     }
-    const progress = call.progress;
-    const result = await client
-      .callTool({ name: call.tool, arguments: call.args }, undefined, {
-        signal: call.signal,
-        timeout: this.spec.timeoutMs,
-        ...(progress ? { onprogress: (p: { progress: number; total?: number; message?: string }) => progress({ progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message !== undefined ? { message: p.message } : {}) }) } : {}),
-      })
-      .catch((error: unknown) => {
-        // A transport that failed (an HTTP server restarted, a pipe broke) is connected anew, with backoff.
-        if (!call.signal.aborted && isTransportFailure(error)) void this.drop(client, message(error));
-        // A call that ran out of time may mean the server hangs as a whole: ask it, and restart it if it does not answer.
-        else if ((error as { code?: unknown } | null)?.code === -32001 || call.signal.aborted) void this.probe(client);
-        throw error;
-      });
-    return result as McpCallResult;
+    return send(client, { signal, timeout: this.spec.timeoutMs }).catch((error: unknown) => {
+      if (!signal.aborted && isTransportFailure(error)) void this.drop(client, message(error));
+      else if ((error as { code?: unknown } | null)?.code === -32001 || signal.aborted) void this.probe(client);
+      throw error;
+    });
   }
 
   /** Stops the server for good (plugin stop). */

@@ -1,6 +1,7 @@
 import type { EgressSender, PluginStore, PrimitiveDefinition, PrimitiveSource } from '@nodwyn/plugin-api';
 import { ServerConnection, type McpTool } from './server-connection.js';
 import { specDigest, type ServerSpec } from './server-spec.js';
+import { resourceTools } from './resource-tools.js';
 import { serverTool, type FailureLayers } from './server-tool.js';
 import { modelToolName } from './tool-name.js';
 
@@ -15,7 +16,8 @@ export interface ServerSetDeps extends FailureLayers {
 
 interface Named {
   readonly connection: ServerConnection;
-  readonly tool: McpTool;
+  /** The server's tool; none for the resource tools nodwyn adds. */
+  readonly tool: McpTool | undefined;
   readonly definition: PrimitiveDefinition<unknown>;
 }
 
@@ -28,6 +30,7 @@ export class ServerSet implements PrimitiveSource {
   readonly name = 'mcp';
   private readonly connections = new Map<string, ServerConnection>();
   private named = new Map<string, Named>();
+  private readonly resourceTools = new WeakMap<ServerConnection, PrimitiveDefinition<Record<string, unknown>>[]>();
 
   constructor(private readonly deps: ServerSetDeps) {}
 
@@ -61,7 +64,7 @@ export class ServerSet implements PrimitiveSource {
   /** The model's names of a server's tools, by the server's own tool names. */
   toolNames(server: string): Map<string, string> {
     const names = new Map<string, string>();
-    for (const [name, entry] of this.named) if (entry.connection.spec.name === server) names.set(entry.tool.name, name);
+    for (const [name, entry] of this.named) if (entry.tool && entry.connection.spec.name === server) names.set(entry.tool.name, name);
     return names;
   }
 
@@ -106,6 +109,18 @@ export class ServerSet implements PrimitiveSource {
         const kept = previous !== undefined && previous.connection === connection && previous.tool === tool;
         named.set(name, kept ? previous : { connection, tool, definition: serverTool(name, connection, tool, this.deps) as PrimitiveDefinition<unknown> });
       }
+    }
+    // A server's own tools keep their names; the resource tools of one that offers resources come after.
+    for (const connection of [...this.connections.values()].sort((a, b) => (a.spec.name < b.spec.name ? -1 : 1))) {
+      if (!connection.offersResources) continue;
+      const names = { list: modelToolName(connection.spec.name, 'list_resources', taken), read: '' };
+      taken.add(names.list);
+      names.read = modelToolName(connection.spec.name, 'read_resource', taken);
+      taken.add(names.read);
+      const previous = this.resourceTools.get(connection);
+      const definitions = previous && previous[0]?.name === names.list && previous[1]?.name === names.read ? previous : resourceTools(names, connection);
+      this.resourceTools.set(connection, definitions);
+      for (const definition of definitions) named.set(definition.name, { connection, tool: undefined, definition: definition as PrimitiveDefinition<unknown> });
     }
     this.named = named;
   }

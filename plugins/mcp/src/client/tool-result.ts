@@ -50,6 +50,11 @@ function sameJson(text: string, value: unknown): boolean {
   }
 }
 
+/** A read resource's part as the model sees it: its text with its URI, binary data summarized. */
+export function resourceText(contents: NonNullable<ContentBlock['resource']>): string {
+  return blockText({ type: 'resource', resource: contents });
+}
+
 /** The text of a result's content blocks, joined by newlines. */
 export function resultText(result: McpCallResult): string {
   return (result.content ?? []).map(blockText).join('\n');

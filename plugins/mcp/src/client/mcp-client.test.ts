@@ -24,9 +24,18 @@ beforeAll(async () => {
   t = await startTestKernel({
     dataDir: home,
     plugins: [layersPlugin(tracker), mcpPlugin],
-    settings: { plugins: { '@nodwyn/plugin-mcp': { servers: { fx: { command: process.execPath, args: [STDIO_FIXTURE], env: { MARKER: marker }, timeout_ms: 1500 } } } } },
+    settings: {
+      plugins: {
+        '@nodwyn/plugin-mcp': {
+          servers: {
+            fx: { command: process.execPath, args: [STDIO_FIXTURE], env: { MARKER: marker }, timeout_ms: 1500 },
+            doubted: { command: process.execPath, args: [STDIO_FIXTURE], read_only_hints: false },
+          },
+        },
+      },
+    },
   });
-  await until(() => tool('mcp_fx_read_note') !== undefined, 15_000, 'the fixture server');
+  await until(() => tool('mcp_fx_read_note') !== undefined && tool('mcp_doubted_read_note') !== undefined, 15_000, 'the fixture servers');
 });
 
 afterAll(async () => {
@@ -40,6 +49,12 @@ describe('a stdio MCP server as guarded tools', () => {
     expect(tool('mcp_fx_delete_note')).toMatchObject({ tier: 'destructive' });
     expect(tool('mcp_fx_says_safe')).toMatchObject({ tier: 'destructive', egress: true });
     expect(tool('mcp_fx_read_note')?.inputSchema).toMatchObject({ properties: { id: { type: 'string' } }, required: ['id'] });
+  });
+
+  it('makes every tool of a server whose read-only hints the person does not take at least a mutate', () => {
+    expect(tool('mcp_doubted_read_note')).toMatchObject({ tier: 'mutate' });
+    expect(tool('mcp_doubted_delete_note')).toMatchObject({ tier: 'destructive' });
+    expect(tool('mcp_doubted_list_resources')).toMatchObject({ tier: 'read' });
   });
 
   it('runs a read without asking', async () => {

@@ -8,13 +8,13 @@ import { specDigest } from './server-spec.js';
 describe("the person's servers", () => {
   it('reads stdio and HTTP servers, with the workspace as the default folder and a 60 s timeout', () => {
     const { servers, broken } = personServers(
-      { servers: { files: { command: 'npx', args: ['-y', 'srv'], env: { A: '1' } }, web: { url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer {{secret:t}}' }, timeout_ms: 5000 } } },
+      { servers: { files: { command: 'npx', args: ['-y', 'srv'], env: { A: '1' } }, web: { url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer {{secret:t}}' }, timeout_ms: 5000, read_only_hints: false } } },
       '/ws',
     );
     expect(broken).toEqual([]);
     expect(servers).toEqual([
-      { name: 'files', source: 'config', timeoutMs: 60_000, transport: { kind: 'stdio', command: 'npx', args: ['-y', 'srv'], env: { A: '1' }, cwd: '/ws' } },
-      { name: 'web', source: 'config', timeoutMs: 5000, transport: { kind: 'http', url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer {{secret:t}}' } } },
+      { name: 'files', source: 'config', timeoutMs: 60_000, readOnlyHints: true, transport: { kind: 'stdio', command: 'npx', args: ['-y', 'srv'], env: { A: '1' }, cwd: '/ws' } },
+      { name: 'web', source: 'config', timeoutMs: 5000, readOnlyHints: false, transport: { kind: 'http', url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer {{secret:t}}' } } },
     ]);
   });
 

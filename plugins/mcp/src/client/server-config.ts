@@ -25,6 +25,7 @@ const Entry = z
     url: z.string().url().optional(),
     headers: Strings.default({}),
     timeout_ms: z.number().int().min(1).max(3_600_000).optional(),
+    read_only_hints: z.boolean().optional(),
   })
   .passthrough()
   .refine((e) => (e.command === undefined) !== (e.url === undefined), { message: 'either command (stdio) or url (streamable HTTP), not both' })
@@ -72,7 +73,7 @@ function readEntries(raw: unknown, source: ServerSource, base: PropertyKey[], fi
     const timeoutMs = e.timeout_ms ?? DEFAULT_TIMEOUT_MS;
     const cwd = e.cwd === undefined ? workspace : isAbsolute(e.cwd) ? e.cwd : join(workspace, e.cwd);
     const transport = e.command !== undefined ? { kind: 'stdio' as const, command: e.command, args: e.args, env: e.env, cwd } : { kind: 'http' as const, url: e.url!, headers: e.headers };
-    servers.push({ name, source, transport, timeoutMs });
+    servers.push({ name, source, transport, timeoutMs, readOnlyHints: e.read_only_hints ?? true });
   }
   return { servers, broken };
 }

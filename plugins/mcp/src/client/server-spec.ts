@@ -26,6 +26,11 @@ export interface ServerSpec {
   readonly transport: StdioTransportSpec | HttpTransportSpec;
   /** Longest a call may take before it ends with a TIMEOUT envelope. */
   readonly timeoutMs: number;
+  /**
+   * Whether a tool's `readOnlyHint` makes it a read (the default). False: the person does not take the
+   * server at its word, and every tool is at least a mutate (`destructiveHint` still makes it destructive).
+   */
+  readonly readOnlyHints: boolean;
 }
 
 /** Default per-call timeout. */

@@ -37,7 +37,9 @@ function failureText(result: McpCallResult, session: string, layers: FailureLaye
 /** The guarded tool `name` of one MCP tool. Its input schema is built on first use. */
 export function serverTool(name: string, connection: ServerConnection, tool: McpTool, layers: FailureLayers): PrimitiveDefinition<Record<string, unknown>> {
   const server = connection.spec.name;
-  const tier = tierOf(tool.annotations);
+  // A server the person does not take at its word (`read_only_hints = false`) has no reads but resource reads.
+  const hints = connection.spec.readOnlyHints ? tool.annotations : { ...tool.annotations, readOnlyHint: false };
+  const tier = tierOf(hints);
   const http = connection.spec.transport.kind === 'http';
   let input: z.ZodType<Record<string, unknown>> | undefined;
   const about = tool.description || tool.title || tool.name;
@@ -50,7 +52,7 @@ export function serverTool(name: string, connection: ServerConnection, tool: Mcp
     },
     tier,
     visibility: 'model',
-    kind: kindOf(tier, tool.annotations),
+    kind: kindOf(tier, hints),
     egress: http || opensWorld(tool.annotations),
     ...(http ? { egressTargets: () => serverTargets(connection.spec) } : {}),
     effect: () => `mcp:${server} ${tool.name}`,

@@ -68,3 +68,28 @@ export const TaintToken = createToken<TaintTracker>('taint');
 
 /** The egress last hop, which reveals secrets: getting it needs the `secrets.reveal` permission. */
 export const EgressSenderToken = createToken<EgressSender>('egress.sender', { permission: 'secrets.reveal' });
+
+/**
+ * An MCP server a front end hands over for the person: an editor's own servers, which ACP clients send
+ * with `session/new` and `session/load`. A server has a `command` (stdio) or a `url` (streamable HTTP).
+ */
+export interface ClientMcpServer {
+  readonly name: string;
+  readonly command?: string;
+  readonly args?: readonly string[];
+  readonly env?: Readonly<Record<string, string>>;
+  readonly url?: string;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** The MCP client plugin's servers, for front ends that hand over their own. */
+export interface McpServers {
+  /**
+   * Starts the servers not already running under their names (the person's own config wins a name) and
+   * resolves once each new one has listed its tools, or after a few seconds; `client` names who sent them.
+   */
+  attach(servers: readonly ClientMcpServer[], client: string): Promise<void>;
+}
+
+/** The MCP servers service (plugin `mcp`); getting it needs the `process.spawn` permission. */
+export const McpServersToken = createToken<McpServers>('mcp.servers', { permission: 'process.spawn' });

@@ -1,9 +1,9 @@
-import { definePlugin, EgressSenderToken, optional, RedactorToken, TaintToken, type PluginContext } from '@nodwyn/plugin-api';
+import { definePlugin, EgressSenderToken, McpServersToken, optional, RedactorToken, TaintToken, type PluginContext } from '@nodwyn/plugin-api';
 import { approvalsIn } from './client/approvals.js';
 import { PLUGIN_NAME } from './client/codes.js';
 import { connectChecker, connectCheckPrimitive } from './client/connect-check.js';
 import { mcpCommand } from './client/mcp-command.js';
-import { personServers, repositoryServers } from './client/server-config.js';
+import { editorServers, personServers, repositoryServers } from './client/server-config.js';
 import { ServerSet } from './client/server-set.js';
 
 /** The package name, which is also the plugin's name in its manifest. */
@@ -28,7 +28,7 @@ export const mcpPlugin = definePlugin({
     // Which servers run and which secrets their headers carry: only the person's own config says.
     userOnlyConfig: true,
     description: 'MCP servers (stdio and streamable HTTP) as guarded tools; nodwyn mcp list | approve.',
-    provides: ['primitive-source:mcp', 'primitive:mcp.connect', 'command:mcp'],
+    provides: ['primitive-source:mcp', 'primitive:mcp.connect', 'command:mcp', 'service:mcp.servers'],
     permissions: ['secrets.reveal', 'net', 'fs.read', 'process.spawn'],
   },
   // The egress plugin's last hop substitutes header handles; the text layers read a tool's failure message.
@@ -45,6 +45,14 @@ export const mcpPlugin = definePlugin({
     // A repository's server runs only once the person approved exactly this definition; the person's own wins a name.
     for (const spec of repository.servers) if (!person.servers.some((p) => p.name === spec.name) && approvals.approved(spec)) servers.add(spec);
     ctx.primitives.addSource(servers);
+    // The person's editor hands over its own servers (ACP session/new): the person's config still wins a name.
+    ctx.services.provide(McpServersToken, {
+      async attach(handed) {
+        const fresh = editorServers(handed, ctx.workspace).servers.filter((spec) => servers.connection(spec.name) === undefined);
+        for (const spec of fresh) servers.add(spec).start();
+        await servers.firstListed(FIRST_LISTING_WAIT_MS);
+      },
+    });
     ctx.commands.register(
       mcpCommand({
         trust: ctx.trust,

@@ -4,7 +4,7 @@ import type { Approvals } from './approvals.js';
 import { mcpClientErrors } from './codes.js';
 import type { BrokenServer } from './server-config.js';
 import type { ServerSet } from './server-set.js';
-import { describeTransport, specDigest, type ServerSpec } from './server-spec.js';
+import { describeTransport, specDigest, type ServerSource, type ServerSpec } from './server-spec.js';
 
 const USAGE = ['usage: nodwyn mcp list [--json]', '       nodwyn mcp approve NAME [--yes] [--json]', '       nodwyn mcp serve [--http] [--port N]'].join('\n');
 
@@ -27,7 +27,7 @@ export interface McpCommandDeps {
 /** One row of `nodwyn mcp list`. */
 export interface ServerRow {
   readonly name: string;
-  readonly source: 'config' | 'repository';
+  readonly source: ServerSource;
   readonly transport: 'stdio' | 'http' | 'unknown';
   readonly target: string;
   /** `not_required` (the person's config), `approved`, or `required` (a `.mcp.json` server nobody approved). */
@@ -49,7 +49,7 @@ function usage(why: string): Error {
 
 function rowOf(spec: ServerSpec, deps: McpCommandDeps): ServerRow {
   const base = { name: spec.name, source: spec.source, transport: spec.transport.kind, target: describeTransport(spec) };
-  const approval = spec.source === 'config' ? 'not_required' : deps.approvals.approved(spec) ? 'approved' : 'required';
+  const approval = spec.source !== 'repository' ? 'not_required' : deps.approvals.approved(spec) ? 'approved' : 'required';
   const approved = approval !== 'required';
   const connection = deps.running.connection(spec.name);
   if (!connection || connection.spec !== spec) {
@@ -62,7 +62,7 @@ function rowOf(spec: ServerSpec, deps: McpCommandDeps): ServerRow {
 
 function brokenRow(broken: BrokenServer): ServerRow {
   const error = isEnvelopeError(broken.error) ? `${broken.error.envelope.failed_parameter ?? ''}: ${broken.error.envelope.expected ?? broken.error.message}` : String(broken.error);
-  return { name: broken.name, source: broken.source, transport: 'unknown', target: '', approval: broken.source === 'config' ? 'not_required' : 'required', approved: broken.source === 'config', status: 'invalid', tools: 0, tool_names: [], error };
+  return { name: broken.name, source: broken.source, transport: 'unknown', target: '', approval: broken.source !== 'repository' ? 'not_required' : 'required', approved: broken.source !== 'repository', status: 'invalid', tools: 0, tool_names: [], error };
 }
 
 async function list(deps: McpCommandDeps, options: Readonly<Record<string, unknown>>, io: CommandIO): Promise<number> {

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
-import { jsonPath, z, type EnvelopeError } from '@nodwyn/plugin-api';
+import { jsonPath, z, type ClientMcpServer, type EnvelopeError } from '@nodwyn/plugin-api';
 import { mcpClientErrors } from './codes.js';
 import { DEFAULT_TIMEOUT_MS, type ServerSource, type ServerSpec } from './server-spec.js';
 
@@ -100,4 +100,10 @@ export function repositoryServers(workspace: string): ServerDefinitions {
   }
   const servers = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>).mcpServers : undefined;
   return readEntries(servers ?? {}, 'repository', ['mcpServers'], MCP_JSON, workspace);
+}
+
+/** Servers the person's editor handed over (ACP `session/new`), read like config entries. */
+export function editorServers(servers: readonly ClientMcpServer[], workspace: string): ServerDefinitions {
+  const entries = Object.fromEntries(servers.map(({ name, ...entry }) => [name, entry]));
+  return readEntries(entries, 'editor', ['mcpServers'], 'the editor\'s MCP servers', workspace);
 }

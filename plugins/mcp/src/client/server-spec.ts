@@ -1,7 +1,13 @@
 import { createHash } from 'node:crypto';
 
-/** Where a server's definition came from: the person's config, or the workspace's `.mcp.json`. */
-export type ServerSource = 'config' | 'repository';
+/**
+ * Where a server's definition came from: the person's config, the workspace's `.mcp.json`, or the
+ * person's editor (ACP `session/new`), whose servers are the person's own like config's.
+ */
+export type ServerSource = 'config' | 'repository' | 'editor';
+
+/** Where each source is named for a person. */
+export const SOURCE_LABEL: Readonly<Record<ServerSource, string>> = { config: 'your config', repository: '.mcp.json', editor: 'your editor' };
 
 /** A server the client starts as a child process and talks to over stdin/stdout. */
 export interface StdioTransportSpec {

@@ -3,7 +3,7 @@ import { callFailure } from './call-failure.js';
 import { mcpClientErrors } from './codes.js';
 import { serverTargets } from './connect-check.js';
 import { calling } from './http-fetch.js';
-import { describeTransport } from './server-spec.js';
+import { describeTransport, SOURCE_LABEL } from './server-spec.js';
 import { WAIT_MS, type McpTool, type ServerConnection } from './server-connection.js';
 import { resultText, toToolResult, type McpCallResult } from './tool-result.js';
 import { kindOf, opensWorld, tierOf } from './tool-tier.js';
@@ -57,7 +57,7 @@ export function serverTool(name: string, connection: ServerConnection, tool: Mcp
     ...(http ? { egressTargets: () => serverTargets(connection.spec) } : {}),
     effect: () => `mcp:${server} ${tool.name}`,
     // What the person confirming a call is shown besides its arguments: which server, running or reached how.
-    preview: () => ({ effects: [`calls ${tool.name} of MCP server ${server} (${connection.spec.source === 'config' ? 'your config' : '.mcp.json'}: ${describeTransport(connection.spec)})`] }),
+    preview: () => ({ effects: [`calls ${tool.name} of MCP server ${server} (${SOURCE_LABEL[connection.spec.source]}: ${describeTransport(connection.spec)})`] }),
     timeoutMs: connection.spec.timeoutMs + KERNEL_GRACE_MS,
     handler: (args, call) =>
       calling.run(call.session, async () => {

@@ -1,3 +1,4 @@
+import { McpServersToken } from '@nodwyn/plugin-api';
 import type { AgentRuntime } from '@nodwyn/server';
 import { configPath, openRuntime, pluginRoot, protectedFolders, repoTrust, turnSetup, withCurrentProvider, type Runtime } from '@nodwyn/runtime';
 import { cliBoot } from './cli-boot.js';
@@ -31,6 +32,7 @@ export function agentRuntimeOver(runtime: Runtime): AgentRuntime {
         turn: (choice) => turnSetup({ ...scope, config: withCurrentProvider(scope.config, configFile) }, choice),
         agentCommands: () => scope.host.agentCommands(),
         trust: () => repoTrust(scope.workspace),
+        attachMcpServers: async (servers, client) => scope.host.service(McpServersToken)?.attach(servers, client),
       };
     },
     restart: () => runtime.restart(),

@@ -10,7 +10,7 @@ const sessionId = z.string().min(1).max(200);
 /** An absolute path (ACP: "All paths in ACP payloads should be absolute"). */
 const absolutePath = z.string().min(1).max(4096).refine((p) => p.startsWith('/'), 'an absolute path');
 
-/** An MCP server a client asks the agent to connect (nodwyn records them; MCP comes with its own plugin). */
+/** An MCP server a client asks the agent to connect: the MCP plugin starts stdio and streamable HTTP ones (see the server's clientMcpServers). */
 const McpServerSchema = z.object({ name: z.string() }).passthrough();
 
 /** `session/new` params. */

@@ -19,6 +19,7 @@ import {
   SessionsListParamsSchema,
 } from '@nodwyn/protocol';
 import { ClientConnection } from './client-connection.js';
+import { clientMcpServers } from './client-mcp-servers.js';
 import { consoleMethods } from './console-methods.js';
 import { serverErrors } from './errors.js';
 import { paramsParser, rpcError } from './rpc-error.js';
@@ -89,7 +90,8 @@ export function agentApp(
           loadSession: true,
           // nodwyn's models take text: embedded text resources are read, images and audio refused.
           promptCapabilities: { image: false, audio: false, embeddedContext: true },
-          mcpCapabilities: { http: false, sse: false },
+          // Stdio servers always (ACP requires them); streamable HTTP too; the old SSE transport not.
+          mcpCapabilities: { http: true, sse: false },
           sessionCapabilities: { list: {} },
         },
         agentInfo: { name: info.name, title: 'nodwyn', version: info.version },
@@ -99,6 +101,7 @@ export function agentApp(
     .onRequest('session/new', paramsParser(NewSessionParamsSchema, 'session/new'), ({ params }) =>
       answering('session/new', async () => {
         const live = await sessions.create(params.cwd);
+        await attachMcp(live, params.mcpServers, me());
         live.subscribers.add(me());
         announceCommands(live);
         return { sessionId: live.id };
@@ -107,6 +110,7 @@ export function agentApp(
     .onRequest('session/load', paramsParser(LoadSessionParamsSchema, 'session/load'), ({ params }) =>
       answering('session/load', async () => {
         const live = await sessions.open(params.sessionId);
+        await attachMcp(live, params.mcpServers, me());
         await live.load(me());
         announceCommands(live);
         return {};
@@ -192,4 +196,10 @@ export function agentApp(
         return { accepted: live.broker.answer(params.callId, params.optionId, me().label) };
       }),
     );
+}
+
+/** A session's MCP servers from its client, started by the MCP plugin before the session is answered. */
+async function attachMcp(live: LiveSession, servers: readonly Record<string, unknown>[], client: ClientConnection): Promise<void> {
+  const handed = clientMcpServers(servers);
+  if (handed.length > 0) await live.scope.attachMcpServers?.(handed, client.label);
 }

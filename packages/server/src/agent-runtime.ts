@@ -1,5 +1,5 @@
 import type { Budgets, EventLog, Kernel } from '@nodwyn/kernel';
-import type { LoopStrategy, ModelProvider, ProtectedFolder } from '@nodwyn/plugin-api';
+import type { ClientMcpServer, LoopStrategy, ModelProvider, ProtectedFolder } from '@nodwyn/plugin-api';
 import type { AgentCommandEntry } from '@nodwyn/plugin-host';
 import type { RepoTrust } from '@nodwyn/runtime';
 
@@ -45,6 +45,11 @@ export interface AgentScope {
   agentCommands(): readonly AgentCommandEntry[];
   /** Where the workspace's repository config (`.nodwyn/`) stands with the person: read now, not at boot. */
   trust(): RepoTrust;
+  /**
+   * Starts the MCP servers a client handed over with a session (its own, the person's editor's), through
+   * the MCP plugin, and resolves once they listed their tools or a few seconds passed. Absent without one.
+   */
+  attachMcpServers?(servers: readonly ClientMcpServer[], client: string): Promise<void>;
 }
 
 /** What one prompt runs with. */

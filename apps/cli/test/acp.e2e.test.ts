@@ -186,6 +186,21 @@ describe('nodwyn acp, driven by the official ACP client as an editor would', () 
     expect(await editor.stop()).toBe(0);
   }, 60_000);
 
+  it('starts the MCP servers the editor hands over with session/new, and their tools run in its turns', async () => {
+    const script = sandbox.script([{ toolCalls: [{ name: 'mcp_zed_notes_read_note', args: { id: 'n7' } }] }, { text: 'done' }]);
+    writeFileSync(join(sandbox.home, 'config.toml'), `[provider]\ndefault = "scripted"\n[provider.scripted]\nscript = "${script}"\n`);
+    const editor = start();
+    const init = await editor.initialize();
+    expect(init.agentCapabilities?.mcpCapabilities).toEqual({ http: true, sse: false });
+    const mcpServers = [{ name: 'zed_notes', command: process.execPath, args: [MCP_FIXTURE], env: [{ name: 'LEAK', value: 'none' }] }];
+    const { sessionId } = await editor.connection.agent.request('session/new', { cwd: sandbox.workspace, mcpServers });
+    const answer = await editor.connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'read n7' }] });
+    expect(answer.stopReason).toBe('end_turn');
+    const done = editor.of('tool_call_update').filter((u) => u.status === 'completed');
+    expect(JSON.stringify(done.at(-1)?.content)).toContain('note n7');
+    expect(await editor.stop()).toBe(0);
+  }, 60_000);
+
   it('answers bad input with JSON-RPC errors and keeps serving', async () => {
     const editor = start();
     const early = await editor.connection.agent.request('session/new', { cwd: sandbox.workspace, mcpServers: [] }).catch((e: unknown) => e);

@@ -1,4 +1,4 @@
-import { isEnvelopeError, type CliCommand } from '@nodwyn/plugin-api';
+import { withJsonFailures, type CliCommand } from '@nodwyn/plugin-api';
 import { resolve } from 'node:path';
 import { loadDocument } from './document-load.js';
 import { openApiError } from './errors.js';
@@ -39,8 +39,8 @@ export function mockCommand(): CliCommand {
       { flags: '--inject <spec...>', description: 'a fault: [operationId:]status=503[;retry-after=S] | delay=MS | drop-after=N[;retry=MS] | stall-after=N[;ms=MS] | reset, with ;times=K' },
       { flags: '--json', description: 'print failures as JSON' },
     ],
-    async run({ args, options, io }) {
-      try {
+    run({ args, options, io }) {
+      return withJsonFailures(options, io, async () => {
         const file = args[0];
         if (!file) throw openApiError('OPENAPI_USAGE', { operation: 'mock', remediation: 'usage: nodwyn mock FILE [--port N] [--seed N] [--inject SPEC]...' });
         const { document } = await loadDocument(resolve(file));
@@ -52,11 +52,7 @@ export function mockCommand(): CliCommand {
         await untilSignal();
         await mock.close();
         return 0;
-      } catch (error) {
-        if (options.json !== true || !isEnvelopeError(error)) throw error;
-        io.error(`${JSON.stringify(error.envelope)}\n`);
-        return 3;
-      }
+      });
     },
   };
 }

@@ -1,6 +1,6 @@
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
-import { isEnvelopeError, type CliCommand, type CommandIO, type Keychain } from '@nodwyn/plugin-api';
+import { isEnvelopeError, withJsonFailures, type CliCommand, type CommandIO, type Keychain } from '@nodwyn/plugin-api';
 import { API_NAME, copyPath, readRegistry, writeRegistry, type ApiEntry } from './api-config.js';
 import { apiFromDocument, type LoadedApi } from './api-load.js';
 import { loadDocument } from './document-load.js';
@@ -137,8 +137,8 @@ export function openApiCommand(deps: OpenApiCommandDeps): CliCommand {
       { flags: '--timeout <seconds>', description: 'how long to wait for the authorization, 300 by default (login)' },
       { flags: '--json', description: 'print JSON' },
     ],
-    async run({ args, options, io }) {
-      try {
+    run({ args, options, io }) {
+      return withJsonFailures(options, io, async () => {
         const [action, target] = args;
         if (action === 'add' && target) return await add(deps, target, options, io);
         if (action === 'list') return listApis(deps, options, io);
@@ -146,11 +146,7 @@ export function openApiCommand(deps: OpenApiCommandDeps): CliCommand {
         if (action === 'login' && target) return await login(deps, target, options, io);
         if (action === 'logout' && target) return await logout(deps, target, options, io);
         throw usage(`nodwyn openapi: unknown or incomplete action ${JSON.stringify(args.join(' '))}`);
-      } catch (error) {
-        if (options.json !== true || !isEnvelopeError(error)) throw error;
-        io.error(`${JSON.stringify(error.envelope)}\n`);
-        return 3;
-      }
+      });
     },
   };
 }

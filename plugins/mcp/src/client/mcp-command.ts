@@ -1,5 +1,5 @@
 import { createInterface } from 'node:readline';
-import { isEnvelopeError, type CliCommand, type CommandIO, type WorkspaceTrust } from '@nodwyn/plugin-api';
+import { isEnvelopeError, withJsonFailures, type CliCommand, type CommandIO, type WorkspaceTrust } from '@nodwyn/plugin-api';
 import type { Approvals } from './approvals.js';
 import { mcpClientErrors } from './codes.js';
 import type { BrokenServer } from './server-config.js';
@@ -142,17 +142,13 @@ export function mcpCommand(deps: McpCommandDeps): CliCommand {
       { flags: '--yes', description: 'approve without asking (approve)' },
       { flags: '--json', description: 'print JSON' },
     ],
-    async run({ args, options, io }) {
-      try {
+    run({ args, options, io }) {
+      return withJsonFailures(options, io, async () => {
         const [action, target] = args;
         if (action === 'list') return await list(deps, options, io);
         if (action === 'approve' && target) return await approve(deps, target, options, io);
         throw usage(`nodwyn mcp: unknown or incomplete action ${JSON.stringify(args.join(' '))}`);
-      } catch (error) {
-        if (options.json !== true || !isEnvelopeError(error)) throw error;
-        io.error(`${JSON.stringify(error.envelope)}\n`);
-        return 3;
-      }
+      });
     },
   };
 }

@@ -192,8 +192,10 @@ describe('nodwyn acp, driven by the official ACP client as an editor would', () 
     const editor = start();
     const init = await editor.initialize();
     expect(init.agentCapabilities?.mcpCapabilities).toEqual({ http: true, sse: false });
-    const mcpServers = [{ name: 'zed_notes', command: process.execPath, args: [MCP_FIXTURE], env: [{ name: 'LEAK', value: 'none' }] }];
-    const { sessionId } = await editor.connection.agent.request('session/new', { cwd: sandbox.workspace, mcpServers });
+    const { sessionId } = await editor.connection.agent.request('session/new', {
+      cwd: sandbox.workspace,
+      mcpServers: [{ name: 'zed_notes', command: process.execPath, args: [MCP_FIXTURE], env: [{ name: 'LEAK', value: 'none' }] }],
+    });
     const answer = await editor.connection.agent.request('session/prompt', { sessionId, prompt: [{ type: 'text', text: 'read n7' }] });
     expect(answer.stopReason).toBe('end_turn');
     const done = editor.of('tool_call_update').filter((u) => u.status === 'completed');

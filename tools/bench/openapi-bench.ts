@@ -38,7 +38,7 @@ async function readOverhead(dir: string): Promise<Row> {
   const configDir = join(dir, 'openapi-home');
   mkdirSync(configDir, { recursive: true });
   const io = { stdin: process.stdin, write: () => undefined, error: () => undefined, interactive: false };
-  await openApiCommand({ configDir, loaded: () => new Map() }).run({ args: ['add', PETS_FIXTURE], options: { name: 'pets', baseUrl: mock.url }, io });
+  await openApiCommand({ configDir, loaded: () => new Map(), keychain: () => undefined }).run({ args: ['add', PETS_FIXTURE], options: { name: 'pets', baseUrl: mock.url }, io });
   const t = await startTestKernel({ plugins: [openapiPlugin], configDir, dataDir: configDir });
   try {
     const bare: number[] = [];

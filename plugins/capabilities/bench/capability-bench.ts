@@ -103,7 +103,7 @@ async function admissionParts(k: TestKernel, session: string, name: string): Pro
   const config = readConfig({});
   const limits = config.exampleLimits;
   const call = callContext(k, session);
-  const lookup: RunnerLookup = (token) => k.host.service(token)!;
+  const lookup: RunnerLookup = (id) => k.host.service(sandboxRunnerToken(id));
   const run = (code: string, args: unknown) => runInSandbox(lookup, { runner: 'quickjs', code, args, grants: {}, limits }, call);
   const examples = await timeMs(async () => {
     const first = await run(compiled, byExpect.args);

@@ -3,7 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { startTestKernel } from '@nodwyn/testing';
 import { mcpPlugin } from '../../plugins/mcp/src/index.js';
-import { percentile, type Row } from './stats.js';
+import { p50Overhead, percentile, type Row } from './stats.js';
 
 /** An MCP read tool (stdio server, warm) through the guard, against the bare SDK call to the same server. */
 async function callOverhead(root: string): Promise<Row> {
@@ -18,29 +18,15 @@ async function callOverhead(root: string): Promise<Row> {
       if (Date.now() > deadline) throw new Error('bench: the MCP fixture server did not start');
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    const bare: number[] = [];
-    const guarded: number[] = [];
-    for (let i = 0; i < 600; i++) {
-      let start = performance.now();
-      await client.callTool({ name: 'read_note', arguments: { id: `n${i}` } });
-      const b = performance.now() - start;
-      start = performance.now();
-      const result = await t.apply('mcp_fx_read_note', { id: `n${i}` });
-      const g = performance.now() - start;
-      if (!result.ok) throw new Error(JSON.stringify(result.envelope));
-      if (i >= 100) {
-        bare.push(b);
-        guarded.push(g);
-      }
-    }
-    const overhead = percentile(guarded, 50) - percentile(bare, 50);
-    return {
-      name: 'MCP read tool through the guard vs the bare SDK call (stdio, warm), p50 overhead',
-      value: `${overhead.toFixed(2)} ms`,
-      target: '≤ 1 ms',
-      ok: overhead <= 1,
-      note: `p50 guarded ${percentile(guarded, 50).toFixed(2)} ms, bare ${percentile(bare, 50).toFixed(2)} ms`,
-    };
+    const row = { name: 'MCP read tool through the guard vs the bare SDK call (stdio, warm), p50 overhead', goalMs: 1, target: '≤ 1 ms', runs: 600, warmup: 100 };
+    return await p50Overhead(
+      row,
+      (i) => client.callTool({ name: 'read_note', arguments: { id: `n${i}` } }),
+      async (i) => {
+        const result = await t.apply('mcp_fx_read_note', { id: `n${i}` });
+        if (!result.ok) throw new Error(JSON.stringify(result.envelope));
+      },
+    );
   } finally {
     await client.close();
     await t.stop();

@@ -8,7 +8,7 @@ import { PETS_FIXTURE } from '../../plugins/openapi/src/fixture.js';
 import { openapiPlugin } from '../../plugins/openapi/src/index.js';
 import { startMock } from '../../plugins/openapi/src/mock/mock-server.js';
 import { openApiCommand } from '../../plugins/openapi/src/openapi-command.js';
-import { percentile, type Row } from './stats.js';
+import { p50Overhead, percentile, type Row } from './stats.js';
 
 /** A generated OpenAPI 3.0 document of at least `bytes` of JSON: two operations and a schema per path. */
 function largeDocument(bytes: number): Record<string, unknown> {
@@ -41,29 +41,15 @@ async function readOverhead(dir: string): Promise<Row> {
   await openApiCommand({ configDir, loaded: () => new Map(), keychain: () => undefined }).run({ args: ['add', PETS_FIXTURE], options: { name: 'pets', baseUrl: mock.url }, io });
   const t = await startTestKernel({ plugins: [openapiPlugin], configDir, dataDir: configDir });
   try {
-    const bare: number[] = [];
-    const guarded: number[] = [];
-    for (let i = 0; i < 400; i++) {
-      let start = performance.now();
-      await (await fetch(`${mock.url}/pets/p1`)).json();
-      const b = performance.now() - start;
-      start = performance.now();
-      const result = await t.apply('pets_get_pet', { petId: 'p1' });
-      const g = performance.now() - start;
-      if (!result.ok) throw new Error(JSON.stringify(result.envelope));
-      if (i >= 50) {
-        bare.push(b);
-        guarded.push(g);
-      }
-    }
-    const overhead = percentile(guarded, 50) - percentile(bare, 50);
-    return {
-      name: 'OpenAPI read through the guard vs bare fetch (loopback mock), p50 overhead',
-      value: `${overhead.toFixed(2)} ms`,
-      target: '≤ 0.5 ms',
-      ok: overhead <= 0.5,
-      note: `p50 guarded ${percentile(guarded, 50).toFixed(2)} ms, bare ${percentile(bare, 50).toFixed(2)} ms`,
-    };
+    const row = { name: 'OpenAPI read through the guard vs bare fetch (loopback mock), p50 overhead', goalMs: 0.5, target: '≤ 0.5 ms', runs: 400, warmup: 50 };
+    return await p50Overhead(
+      row,
+      async () => (await fetch(`${mock.url}/pets/p1`)).json(),
+      async () => {
+        const result = await t.apply('pets_get_pet', { petId: 'p1' });
+        if (!result.ok) throw new Error(JSON.stringify(result.envelope));
+      },
+    );
   } finally {
     await t.stop();
     await mock.close();

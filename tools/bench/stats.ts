@@ -31,3 +31,43 @@ export async function timeUs(fn: () => unknown): Promise<number> {
   await fn();
   return Number(process.hrtime.bigint() - start) / 1000;
 }
+
+/** What a paired overhead measure is checked against. */
+export interface OverheadRow {
+  readonly name: string;
+  /** The goal in ms, and its text for the table. */
+  readonly goalMs: number;
+  readonly target: string;
+  readonly runs: number;
+  /** Leading runs not counted (warm-up). */
+  readonly warmup: number;
+}
+
+/**
+ * A row of p50 overhead: each run times `bare` then `guarded` back to back (so both see the same machine
+ * state), the first `warmup` runs are dropped, and the row compares the two medians in ms.
+ */
+export async function p50Overhead(row: OverheadRow, bare: (i: number) => Promise<unknown>, guarded: (i: number) => Promise<unknown>): Promise<Row> {
+  const bareMs: number[] = [];
+  const guardedMs: number[] = [];
+  for (let i = 0; i < row.runs; i++) {
+    let start = performance.now();
+    await bare(i);
+    const b = performance.now() - start;
+    start = performance.now();
+    await guarded(i);
+    const g = performance.now() - start;
+    if (i >= row.warmup) {
+      bareMs.push(b);
+      guardedMs.push(g);
+    }
+  }
+  const overhead = percentile(guardedMs, 50) - percentile(bareMs, 50);
+  return {
+    name: row.name,
+    value: `${overhead.toFixed(2)} ms`,
+    target: row.target,
+    ok: overhead <= row.goalMs,
+    note: `p50 guarded ${percentile(guardedMs, 50).toFixed(2)} ms, bare ${percentile(bareMs, 50).toFixed(2)} ms`,
+  };
+}

@@ -1,10 +1,9 @@
 import { EnvelopeError } from '@nodwyn/plugin-api';
-import { KERNEL_STREAM } from '@nodwyn/kernel';
 import { boot } from '@nodwyn/runtime';
 import { cliBoot } from '../cli-boot.js';
 import { CliCodes } from '../errors.js';
-import { forTerminal } from '../terminal-text.js';
 import { guarded } from './guarded.js';
+import { runInTerminal } from './plugin-commands.js';
 
 const MCP_PLUGIN = '@nodwyn/plugin-mcp';
 
@@ -25,12 +24,7 @@ export function mcpManageCommand(args: readonly string[], options: { json?: bool
           remediation: `${MCP_PLUGIN} is not loaded (disabled in the distribution, or it failed: see nodwyn plugins).`,
         });
       }
-      const forPerson = (text: string) => forTerminal(runtime.kernel.shown(KERNEL_STREAM, text));
-      return await found.item.run({
-        args,
-        options,
-        io: { stdin: process.stdin, write: (t) => process.stdout.write(forPerson(t)), error: (t) => process.stderr.write(forPerson(t)), interactive: Boolean(process.stdin.isTTY && process.stdout.isTTY) },
-      });
+      return await runInTerminal(runtime, found.item, args, options);
     } finally {
       await runtime.close();
     }

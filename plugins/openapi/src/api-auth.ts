@@ -1,18 +1,13 @@
 import type { AuthProvider, OperationDescriptor } from '@nodwyn/plugin-api/transport';
 import type { LoadedApi } from './api-load.js';
-import type { JsonObject } from './schema-refs.js';
-import { deref } from './schema-refs.js';
+import { deref, isObject, securitySchemes } from './schema-refs.js';
 
 type Header = readonly [string, string];
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * The header one security scheme adds with the keychain handle the person configured for it, or
  * undefined when nodwyn cannot carry it: the egress sender substitutes handles in header values only, so
- * an apiKey in a query or cookie is not supported, and OAuth2 needs the OAuth provider (docs/openapi.md, "Auth").
+ * an apiKey in a query or cookie is not supported; an oauth2 scheme is the login's (api-oauth.ts, docs/openapi.md "Auth").
  */
 function schemeHeader(scheme: unknown, handle: string): Header | undefined {
   if (!isObject(scheme)) return undefined;
@@ -35,8 +30,7 @@ function schemeHeader(scheme: unknown, handle: string): Header | undefined {
  * table binds the secret's class to the destination (docs/architecture.md §6).
  */
 export function apiAuth(api: LoadedApi, oauth?: AuthProvider): AuthProvider {
-  const components = isObject(api.document.components) ? api.document.components : {};
-  const schemes = isObject(components.securitySchemes) ? components.securitySchemes : {};
+  const schemes = securitySchemes(api.document);
   const byOperation = new Map<string, { readonly headers: Header[]; readonly oauth: boolean }>();
   for (const op of api.operations) {
     for (const requirement of op.security) {

@@ -2,24 +2,15 @@ import type { Keychain } from '@nodwyn/plugin-api';
 import { keychainTokenStore, oauthAuthProvider, oauthSession, type AuthProvider, type OAuthClient, type OAuthFlow, type OAuthSession } from '@nodwyn/plugin-api/transport';
 import type { ApiEntry } from './api-config.js';
 import { openApiError, PLUGIN_NAME } from './errors.js';
-import { deref, type JsonObject } from './schema-refs.js';
+import { deref, isObject, securitySchemes, type JsonObject } from './schema-refs.js';
 
 /** What `nodwyn openapi login` recorded for an API: its oauth2 scheme and the registered client. */
 export type ApiOAuth = NonNullable<ApiEntry['oauth']>;
 
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function schemesOf(document: JsonObject): JsonObject {
-  const components = isObject(document.components) ? document.components : {};
-  return isObject(components.securitySchemes) ? components.securitySchemes : {};
-}
-
 /** The document's oauth2 schemes that have an authorization code flow, by name. */
 export function oauthSchemes(document: JsonObject): Map<string, OAuthFlow> {
   const flows = new Map<string, OAuthFlow>();
-  for (const [name, raw] of Object.entries(schemesOf(document))) {
+  for (const [name, raw] of Object.entries(securitySchemes(document))) {
     const scheme = deref(document, raw);
     if (!isObject(scheme) || scheme.type !== 'oauth2' || !isObject(scheme.flows)) continue;
     const code = scheme.flows.authorizationCode;

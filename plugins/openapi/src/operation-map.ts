@@ -2,7 +2,7 @@ import type { ToolKind } from '@nodwyn/plugin-api';
 import type { OperationDescriptor, ParamDescriptor } from '@nodwyn/plugin-api/transport';
 import { openApiError } from './errors.js';
 import { requestSchema, type SchemaFacts } from './request-schema.js';
-import { deref, type JsonObject } from './schema-refs.js';
+import { deref, isObject, type JsonObject } from './schema-refs.js';
 import { serverUrl } from './server-url.js';
 import { toolNames } from './tool-name.js';
 import { parseXAgent, type XAgent } from './x-agent.js';
@@ -57,10 +57,6 @@ interface Found {
   readonly operation: JsonObject;
   readonly item: JsonObject;
   readonly operationId: string;
-}
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Whitespace collapsed, cut at `max` characters. */

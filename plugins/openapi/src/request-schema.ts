@@ -1,4 +1,4 @@
-import { deref, type JsonObject } from './schema-refs.js';
+import { deref, isObject, type JsonObject } from './schema-refs.js';
 
 /** Deepest nesting converted; below it a value is accepted as any JSON (the server still validates). */
 const MAX_DEPTH = 12;
@@ -7,10 +7,6 @@ const MAX_DEPTH = 12;
 const DROPPED = new Set(['example', 'examples', 'discriminator', 'xml', 'externalDocs', 'deprecated', 'readOnly', 'writeOnly', 'nullable', '$schema', '$id', 'contentMediaType', 'contentEncoding']);
 const NESTED_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
 const NESTED_ONE = ['items', 'not', 'additionalProperties', 'contains', 'propertyNames', 'if', 'then', 'else'];
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** What converting a request schema found besides the schema. */
 export interface SchemaFacts {

@@ -1,8 +1,15 @@
 /** A JSON object as the document holds it. */
 export type JsonObject = Record<string, unknown>;
 
-function isObject(value: unknown): value is JsonObject {
+/** Whether a value of the document is a JSON object (not null, not an array). */
+export function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The document's security schemes by name (`components.securitySchemes`), empty when it has none. */
+export function securitySchemes(document: JsonObject): JsonObject {
+  const components = isObject(document.components) ? document.components : {};
+  return isObject(components.securitySchemes) ? components.securitySchemes : {};
 }
 
 /** The value an internal pointer (`#/components/schemas/Pet`) names in `root`, or undefined. */

@@ -1,9 +1,5 @@
 import { openApiError } from './errors.js';
-import type { JsonObject } from './schema-refs.js';
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { isObject, type JsonObject } from './schema-refs.js';
 
 /** The first server's URL with its variables at their defaults. */
 function firstServer(document: JsonObject): string | undefined {

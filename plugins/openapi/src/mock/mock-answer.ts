@@ -1,9 +1,5 @@
 import { sample } from 'openapi-sampler';
-import { deref, type JsonObject } from '../schema-refs.js';
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { deref, isObject, type JsonObject } from '../schema-refs.js';
 
 /** What the mock answers for an operation: status, content type and how to make the body. */
 export interface Answer {

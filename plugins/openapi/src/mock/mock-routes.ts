@@ -1,9 +1,5 @@
-import { deref, type JsonObject } from '../schema-refs.js';
+import { deref, isObject, type JsonObject } from '../schema-refs.js';
 import { METHODS } from '../operation-map.js';
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** One operation the mock answers. */
 export interface MockRoute {

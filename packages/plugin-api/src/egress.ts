@@ -37,3 +37,29 @@ export interface OutgoingRequest {
 export interface EgressSender {
   send(session: string, request: OutgoingRequest, signal: AbortSignal | undefined): Promise<Response>;
 }
+
+const HANDLE = new RegExp(SECRET_HANDLE.source);
+
+/** Where a plugin's request goes out, by whether it carries a handle. */
+export interface LastHop {
+  /** The egress plugin's sender, when it is loaded. */
+  readonly sender: EgressSender | undefined;
+  /** The session the request is sent for (the sender remembers revealed values per session). */
+  readonly session: string;
+  readonly signal: AbortSignal | undefined;
+  /** Sends a request without a handle (the platform's fetch, never following redirects it should not). */
+  readonly direct: () => Promise<Response>;
+  /** The plugin's error when a handle must be substituted and no sender is loaded. */
+  readonly missing: () => Error;
+}
+
+/**
+ * A plugin's last hop (openapi, mcp): a request whose headers carry a `{{secret:NAME}}` handle goes through
+ * the egress sender, which alone substitutes it, after the guard's egress stage checked the call; a
+ * request without one goes out `direct`. The secret value never passes through the plugin.
+ */
+export function sendThroughEgress(request: OutgoingRequest, hop: LastHop): Promise<Response> {
+  if (!request.headers.some(([, value]) => HANDLE.test(value))) return hop.direct();
+  if (!hop.sender) return Promise.reject(hop.missing());
+  return hop.sender.send(hop.session, request, hop.signal);
+}

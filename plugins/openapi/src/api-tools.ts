@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { EnvelopeError, SECRET_HANDLE, z, type EgressSender, type EgressTarget, type Keychain, type PluginStore, type PrimitiveDefinition, type Tier } from '@nodwyn/plugin-api';
+import { EnvelopeError, sendThroughEgress, z, type EgressSender, type EgressTarget, type Keychain, type PluginStore, type PrimitiveDefinition, type Tier } from '@nodwyn/plugin-api';
 import { argsDigest, createOperationClient, directOperationFetch, pluginStoreIdempotency, type OperationClient, type OperationFetch } from '@nodwyn/plugin-api/transport';
 import { apiAuth } from './api-auth.js';
 import { apiOAuthProvider } from './api-oauth.js';
@@ -19,7 +19,6 @@ export interface ToolDeps {
 
 const CONFIRMED: ReadonlySet<Tier> = new Set(['destructive', 'irreversible']);
 const STREAM_TIMEOUT_MARGIN_MS = 5_000;
-const HANDLE = new RegExp(SECRET_HANDLE.source);
 
 /** The session of the call being served, for the sender (one client serves every session). */
 const calling = new AsyncLocalStorage<string>();
@@ -30,17 +29,18 @@ const calling = new AsyncLocalStorage<string>();
  * redirect, like the kernel's guarded fetch (packages/kernel/src/turn/guarded-fetch.ts).
  */
 function lastHop(deps: ToolDeps): OperationFetch {
-  return async (request, signal) => {
-    if (!request.headers.some(([, value]) => HANDLE.test(value))) return directOperationFetch(request, signal);
-    const sender = deps.sender();
-    if (!sender) {
-      throw openApiError('OPENAPI_SENDER_MISSING', {
-        operation: 'openapi.call',
-        remediation: 'The request carries a {{secret:NAME}} handle but no egress plugin is loaded to substitute it. Enable the egress plugin.',
-      });
-    }
-    return sender.send(calling.getStore() ?? 'openapi', request, signal);
-  };
+  return (request, signal) =>
+    sendThroughEgress(request, {
+      sender: deps.sender(),
+      session: calling.getStore() ?? 'openapi',
+      signal,
+      direct: () => directOperationFetch(request, signal),
+      missing: () =>
+        openApiError('OPENAPI_SENDER_MISSING', {
+          operation: 'openapi.call',
+          remediation: 'The request carries a {{secret:NAME}} handle but no egress plugin is loaded to substitute it. Enable the egress plugin.',
+        }),
+    });
 }
 
 function targetsOf(client: OperationClient, op: MappedOperation, args: unknown): EgressTarget[] {

@@ -1,8 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { SECRET_HANDLE, type EgressSender } from '@nodwyn/plugin-api';
+import { sendThroughEgress, type EgressSender } from '@nodwyn/plugin-api';
 import { mcpClientErrors } from './codes.js';
-
-const HANDLE = new RegExp(SECRET_HANDLE.source);
 
 /** The session of the tool call being served, for the egress sender (one connection serves every session). */
 export const calling = new AsyncLocalStorage<string>();
@@ -23,17 +21,18 @@ function bodyOf(body: RequestInit['body']): string | Uint8Array | undefined {
  */
 export function lastHop(server: string, sender: () => EgressSender | undefined): McpFetch {
   return async (url, init = {}) => {
-    const headers = [...new Headers(init.headers).entries()];
-    if (!headers.some(([, value]) => HANDLE.test(value))) return fetch(url, init);
-    const egress = sender();
-    if (!egress) {
-      throw mcpClientErrors.error('MCP_SENDER_MISSING', {
-        operation: 'mcp.connect',
-        remediation: `The MCP server ${server} has a {{secret:NAME}} header but no egress plugin is loaded to substitute it. Enable the egress plugin.`,
-      });
-    }
     const body = bodyOf(init.body);
-    const request = { method: init.method ?? 'GET', url: String(url), headers, ...(body !== undefined ? { body } : {}) };
-    return egress.send(calling.getStore() ?? 'mcp', request, init.signal ?? undefined);
+    const request = { method: init.method ?? 'GET', url: String(url), headers: [...new Headers(init.headers).entries()], ...(body !== undefined ? { body } : {}) };
+    return sendThroughEgress(request, {
+      sender: sender(),
+      session: calling.getStore() ?? 'mcp',
+      signal: init.signal ?? undefined,
+      direct: () => fetch(url, init),
+      missing: () =>
+        mcpClientErrors.error('MCP_SENDER_MISSING', {
+          operation: 'mcp.connect',
+          remediation: `The MCP server ${server} has a {{secret:NAME}} header but no egress plugin is loaded to substitute it. Enable the egress plugin.`,
+        }),
+    });
   };
 }

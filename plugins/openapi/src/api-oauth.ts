@@ -1,5 +1,5 @@
 import type { Keychain } from '@nodwyn/plugin-api';
-import { keychainTokenStore, oauthAuthProvider, oauthSession, type AuthProvider, type OAuthClient, type OAuthFlow, type OAuthSession } from '@nodwyn/plugin-api/transport';
+import { keychainTokenStore, oauthAuthProvider, oauthSession, type AuthProvider, type OAuthClient, type OAuthFlow } from '@nodwyn/plugin-api/transport';
 import type { ApiEntry } from './api-config.js';
 import { openApiError, PLUGIN_NAME } from './errors.js';
 import { deref, isObject, securitySchemes, type JsonObject } from './schema-refs.js';
@@ -64,8 +64,8 @@ export async function oauthClient(oauth: ApiOAuth, keychain: Keychain, redirectU
  */
 export function apiOAuthProvider(api: string, document: JsonObject, oauth: ApiOAuth, keychain: () => Keychain | undefined): AuthProvider {
   const store = tokenStoreOf(api);
-  let session: Promise<OAuthSession> | undefined;
-  const sessionOf = (): Promise<OAuthSession> => {
+  let provider: Promise<AuthProvider> | undefined;
+  const providerOf = (): Promise<AuthProvider> => {
     const chain = keychain();
     if (!chain) {
       throw openApiError('OPENAPI_KEYCHAIN_MISSING', {
@@ -74,15 +74,15 @@ export function apiOAuthProvider(api: string, document: JsonObject, oauth: ApiOA
       });
     }
     const { flow } = oauthFlowOf(api, document, oauth.scheme);
-    session ??= oauthClient(oauth, chain).then((client) =>
-      oauthSession(flow, client, keychainTokenStore(chain, store.name, store.cls), (url, init) => fetch(url, init), { operation: 'openapi.call', plugin: PLUGIN_NAME }),
+    provider ??= oauthClient(oauth, chain).then((client) =>
+      oauthAuthProvider(oauthSession(flow, client, keychainTokenStore(chain, store.name, store.cls), (url, init) => fetch(url, init), { operation: 'openapi.call', plugin: PLUGIN_NAME })),
     );
-    return session;
+    return provider;
   };
   const handle = `{{secret:${store.name}.access}}`;
   return {
-    headers: async (operation, signal) => oauthAuthProvider(await sessionOf()).headers(operation, signal),
-    unauthorized: async (operation, signal) => (await oauthAuthProvider(await sessionOf()).unauthorized?.(operation, signal)) ?? false,
+    headers: async (operation, signal) => (await providerOf()).headers(operation, signal),
+    unauthorized: async (operation, signal) => (await (await providerOf()).unauthorized?.(operation, signal)) ?? false,
     describe: () => [['Authorization', `Bearer ${handle}`]],
   };
 }

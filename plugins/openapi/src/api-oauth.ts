@@ -74,9 +74,14 @@ export function apiOAuthProvider(api: string, document: JsonObject, oauth: ApiOA
       });
     }
     const { flow } = oauthFlowOf(api, document, oauth.scheme);
-    provider ??= oauthClient(oauth, chain).then((client) =>
-      oauthAuthProvider(oauthSession(flow, client, keychainTokenStore(chain, store.name, store.cls), (url, init) => fetch(url, init), { operation: 'openapi.call', plugin: PLUGIN_NAME })),
-    );
+    if (provider === undefined) {
+      const made = oauthClient(oauth, chain).then((client) =>
+        oauthAuthProvider(oauthSession(flow, client, keychainTokenStore(chain, store.name, store.cls), (url, init) => fetch(url, init), { operation: 'openapi.call', plugin: PLUGIN_NAME })),
+      );
+      // A client secret the keychain could not reveal is asked for again by the next call.
+      made.catch(() => (provider = undefined));
+      provider = made;
+    }
     return provider;
   };
   const handle = `{{secret:${store.name}.access}}`;
